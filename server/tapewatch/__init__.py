@@ -1,0 +1,13 @@
+"""Tapewatch: find gradient bugs in NVIDIA Warp programs.
+
+The package is split so that data flows one way:
+
+- ``tapewatch.probe`` runs inside the user's interpreter (stdlib, Warp, NumPy
+  only) and emits events;
+- ``tapewatch.model`` and ``tapewatch.codes`` describe findings (stdlib only,
+  shared by every other part);
+- ``tapewatch.runner`` starts the probe and turns its events into a result;
+- ``tapewatch.report``, ``tapewatch.cli`` and ``tapewatch.lsp`` present it.
+"""
+
+__version__ = "0.1.0"

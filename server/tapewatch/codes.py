@@ -1,0 +1,105 @@
+"""The diagnostic catalogue: every code Tapewatch can report.
+
+One entry per code: a short name, the default severity and a title.  Each
+code has a page ``docs/diagnostics/<CODE>.md`` (tests check that every code
+here has one).  Stdlib only: the probe imports it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Dict, NamedTuple, Optional
+
+
+class Code(NamedTuple):
+    code: str
+    name: str
+    severity: str
+    title: str
+
+
+_ALL = [
+    # TW1xx: overwrite tracking (runtime)
+    Code("TW101", "launch-overwrites-read-array", "warning",
+         "A taped launch writes an array that an earlier launch on the same tape read"),
+    Code("TW102", "copy-overwrites-read-array", "warning",
+         "wp.copy / wp.clone / array.assign writes an array that a launch on the same tape read"),
+    Code("TW103", "zero-fill-overwrites-read-array", "warning",
+         "zero_() / fill_() on an array that a launch on the same tape read"),
+    Code("TW104", "intra-kernel-write-after-read", "warning",
+         "A kernel writes an array argument after reading it"),
+    Code("TW105", "launch-aliases-read-and-written-argument", "warning",
+         "One launch passes the same array to an argument it reads and one it writes"),
+    # TW3xx: static lints (no run)
+    Code("TW301", "inplace-multiply-divide-in-kernel", "warning",
+         "*= or /= on an array element inside a kernel is not differentiable"),
+    Code("TW302", "vector-component-reassigned", "warning",
+         "A component of a local vector/matrix is assigned more than once"),
+    Code("TW303", "dynamic-loop-carried-value", "warning",
+         "Multiplicative accumulation or a loop-computed local used after a dynamic loop"),
+    Code("TW304", "where-with-overflowing-operand", "warning",
+         "wp.where / wp.select evaluates and differentiates both operands"),
+    Code("TW305", "backward-disabled", "warning",
+         "enable_backward=False on a kernel or module used in a differentiated program"),
+    Code("TW306", "overwrite-in-tape-block", "warning",
+         "zero_() / fill_() / wp.copy onto an array inside a wp.Tape() block after a launch that reads it"),
+    # TW4xx: verification against finite differences
+    Code("TW400", "fd-check-passed", "information",
+         "Autodiff agrees with finite differences for a parameter"),
+    Code("TW401", "fd-mismatch", "error",
+         "Autodiff disagrees with finite differences for a parameter"),
+    Code("TW402", "fd-ratio-integer", "error",
+         "Autodiff is an integer multiple of finite differences (double counting or sum-vs-mean seed)"),
+    Code("TW403", "nonfinite-gradient-origin", "error",
+         "The first backward launch that produced NaN/Inf in a gradient"),
+    Code("TW404", "launch-adjoint-mismatch", "error",
+         "A launch's adjoint disagrees with finite differences of that launch"),
+    Code("TW405", "launch-without-adjoint", "warning",
+         "A taped launch of a kernel compiled with enable_backward=False has no adjoint"),
+    Code("TW406", "harness-incomplete", "error",
+         "The FD harness needs a value the script's structure does not give"),
+    # TW9xx: the tool could not do its job
+    Code("TW901", "script-raised", "error", "The script raised an exception"),
+    Code("TW902", "script-syntax-error", "error", "The script is not valid Python"),
+    Code("TW903", "warp-missing", "error", "Warp is not installed in the chosen interpreter"),
+    Code("TW904", "device-unavailable", "error", "The chosen device is not available"),
+    Code("TW905", "run-timed-out", "error", "The run did not finish within the timeout"),
+    Code("TW906", "probe-crashed", "error", "The run ended without a result from the probe"),
+    Code("TW907", "event-channel-garbage", "warning", "Unreadable data arrived on the event channel"),
+    Code("TW908", "interpreter-unusable", "error", "The chosen Python interpreter cannot be started"),
+    Code("TW909", "script-not-found", "error", "The script does not exist or cannot be read"),
+]
+
+CODES: Dict[str, Code] = {c.code: c for c in _ALL}
+
+
+def get(code: str) -> Code:
+    return CODES[code]
+
+
+def severity(code: str) -> str:
+    return CODES[code].severity
+
+
+def docs_dir() -> Optional[str]:
+    """Where the catalogue pages live: $TAPEWATCH_DOCS, a source checkout, or the bundled copy."""
+    env = os.environ.get("TAPEWATCH_DOCS")
+    candidates = [env] if env else []
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates += [
+        os.path.join(here, "..", "..", "docs", "diagnostics"),  # source checkout: server/tapewatch
+        os.path.join(here, "docs", "diagnostics"),  # bundled next to the package
+    ]
+    for cand in candidates:
+        if cand and os.path.isdir(cand):
+            return os.path.normpath(cand)
+    return None
+
+
+def doc_uri(code: str) -> Optional[str]:
+    base = docs_dir()
+    if base is None:
+        return None
+    from pathlib import Path
+
+    return Path(base, code + ".md").as_uri()
