@@ -1,0 +1,99 @@
+"""The ``tapewatch`` command: ``check`` a script, serve ``lsp``, write a ``harness``.
+
+Exit status of ``check``: 0 clean, 1 findings, 2 the tool could not run the
+script (syntax error, no Warp, no such device, timeout, crash).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from typing import List, Optional
+
+from . import __version__
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_TOOL = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tapewatch", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version="tapewatch " + __version__)
+    sub = parser.add_subparsers(dest="command")
+
+    check = sub.add_parser("check", help="run a script with the overwrite tracker and report findings")
+    check.add_argument("script")
+    check.add_argument("--device", default="cpu", help="Warp device (default: cpu)")
+    check.add_argument("--python", default=sys.executable, help="interpreter that has Warp (default: this one)")
+    check.add_argument("--timeout", type=float, default=300.0, help="seconds before the run is killed (default 300)")
+    check.add_argument("--cwd", default=None, help="working directory of the run (default: the script's folder)")
+    check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    check.add_argument("--no-graph", action="store_true", help="do not capture tape graphs")
+    check.add_argument("-q", "--quiet", action="store_true", help="do not echo the script's output")
+    # Arguments for the script follow ``--``; main() splits them off first.
+
+    sub.add_parser("lsp", help="serve the Language Server Protocol over stdio")
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    script_args: List[str] = []
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, script_args = argv[:cut], argv[cut + 1:]
+    ns = parser.parse_args(argv)
+    ns.args = script_args
+    if ns.command == "check":
+        return check(ns)
+    if ns.command == "lsp":
+        from .lsp import serve  # noqa: PLC0415 (pygls only when serving)
+
+        serve()
+        return 0
+    parser.print_help()
+    return EXIT_TOOL
+
+
+def check(ns) -> int:
+    from .report import to_json, to_sarif, to_text  # noqa: PLC0415
+    from .runner import RunRequest, run_probe  # noqa: PLC0415
+
+    args = ns.args
+    if ns.cwd and not os.path.isdir(ns.cwd):
+        print("tapewatch: --cwd %s is not a directory" % ns.cwd, file=sys.stderr)
+        return EXIT_TOOL
+    req = RunRequest(script=ns.script, python=ns.python, device=ns.device, timeout=ns.timeout,
+                     cwd=ns.cwd, args=args, graph=not ns.no_graph)
+    err = sys.stderr
+    err.write("tapewatch: running %s on %s with %s\n" % (ns.script, ns.device, ns.python))
+    err.flush()
+
+    def echo(stream: str, text: str) -> None:
+        # The report owns stdout; the script's own output goes to stderr.
+        if not ns.quiet:
+            err.write(text)
+            err.flush()
+
+    try:
+        result = asyncio.run(run_probe(req, on_output=echo))
+    except KeyboardInterrupt:
+        err.write("tapewatch: interrupted\n")
+        return EXIT_TOOL
+    base = os.getcwd()
+    if ns.format == "json":
+        out = to_json(result)
+    elif ns.format == "sarif":
+        out = to_sarif(result, base=base)
+    else:
+        out = to_text(result, base=base)
+    sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    if result.tool_failed:
+        return EXIT_TOOL
+    return EXIT_FINDINGS if result.findings else EXIT_CLEAN
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,198 @@
+"""``python -m tapewatch.probe --device D --events CHANNEL -- script.py [args]``
+
+Order matters: Warp is imported, its tracker switched on and the device
+selected *before* any of the user's modules load; then the script runs as
+``__main__`` with its own ``sys.argv`` and its folder first on ``sys.path``,
+exactly as ``python script.py`` would run it.  The exit status is the
+script's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import runpy
+import sys
+import time
+
+from . import frames, outcomes
+from .channel import EventChannel
+
+# Exit statuses of the probe itself when the script could not start (the
+# runner reads the events; these only make a bare run understandable).
+EXIT_TOOL_ERROR = 2
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="python -m tapewatch.probe")
+    parser.add_argument("--device", default=None, help="Warp device, e.g. cpu or cuda:0")
+    parser.add_argument("--events", default=None, help="event channel: fd:N or a file path")
+    parser.add_argument("--no-graph", action="store_true", help="do not capture tape graphs")
+    parser.add_argument("--list-devices", action="store_true", help="report Warp's devices and exit")
+    parser.add_argument("script", nargs="?")
+    parser.add_argument("args", nargs=argparse.REMAINDER)
+    ns = parser.parse_args(argv)
+    if ns.args and ns.args[0] == "--":
+        ns.args = ns.args[1:]
+    return ns
+
+
+def import_warp(channel: EventChannel):
+    try:
+        import warp as wp  # noqa: PLC0415
+    except Exception as exc:  # ImportError, or a broken install
+        finding = outcomes.tool_error(
+            "TW903",
+            "Warp cannot be imported in %s (%s: %s). Install it there with `%s -m pip install warp-lang`, "
+            "or choose an interpreter that has it." % (sys.executable, type(exc).__name__, exc, sys.executable),
+            interpreter=sys.executable,
+        )
+        channel.emit("finding", finding=finding.to_json())
+        return None
+    return wp
+
+
+def main(argv=None) -> int:
+    ns = parse_args(sys.argv[1:] if argv is None else argv)
+    channel = EventChannel(ns.events)
+    try:
+        return _run(ns, channel)
+    finally:
+        channel.close()
+
+
+def _run(ns, channel: EventChannel) -> int:
+    started = time.perf_counter()
+    wp = import_warp(channel)
+    if wp is None:
+        channel.emit("end", status=EXIT_TOOL_ERROR, outcome="warp-missing")
+        return EXIT_TOOL_ERROR
+    frames.skip_package(os.path.dirname(wp.__file__))
+    if ns.list_devices:
+        wp.init()
+        channel.emit("devices", devices=[str(d) for d in wp.get_devices()], warp_version=wp.config.version)
+        return 0
+
+    script = os.path.abspath(ns.script) if ns.script else None
+    if script is None or not os.path.isfile(script):
+        finding = outcomes.tool_error("TW909", "Script not found: %s" % (ns.script or "(none given)"))
+        channel.emit("finding", finding=finding.to_json())
+        channel.emit("end", status=EXIT_TOOL_ERROR, outcome="script-not-found")
+        return EXIT_TOOL_ERROR
+    try:
+        with open(script, "rb") as f:
+            source = f.read()
+        compile(source, script, "exec")
+    except SyntaxError as exc:  # also ValueError for NUL bytes, below
+        channel.emit("finding", finding=outcomes.syntax_error(exc, script).to_json())
+        channel.emit("end", status=1, outcome="syntax-error")
+        return 1
+    except (ValueError, OSError, UnicodeDecodeError) as exc:
+        finding = outcomes.tool_error("TW902", "The script cannot be compiled: %s" % exc,
+                                      location=_loc(script))
+        channel.emit("finding", finding=finding.to_json())
+        channel.emit("end", status=1, outcome="syntax-error")
+        return 1
+
+    # The tracker must be on before the user's kernels are defined/loaded.
+    wp.config.verify_autograd_array_access = True
+    device = ns.device
+    if device:
+        wp.init()
+        try:
+            wp.get_device(device)
+        except Exception as exc:
+            available = [str(d) for d in wp.get_devices()]
+            finding = outcomes.tool_error(
+                "TW904",
+                "Device `%s` is not available here (%s). Available: %s."
+                % (device, exc, ", ".join(available) or "none"),
+                device=device, available=available,
+            )
+            channel.emit("finding", finding=finding.to_json())
+            channel.emit("end", status=EXIT_TOOL_ERROR, outcome="device-unavailable")
+            return EXIT_TOOL_ERROR
+        wp.set_device(device)
+
+    from . import graph, hooks  # noqa: PLC0415 (imports Warp internals)
+    from .tracker import Tracker  # noqa: PLC0415
+
+    detected = features(wp)  # before the hooks wrap what it inspects
+    tracker = Tracker(wp, channel.emit)
+    capture = None if ns.no_graph else graph.GraphCapture(wp, tracker, channel.emit)
+    hooks.install(wp, tracker, channel.emit, on_backward=capture.on_backward if capture else None)
+    channel.emit(
+        "start",
+        warp_version=wp.config.version,
+        device=device or str(wp.get_device()),
+        python=sys.executable,
+        python_version=platform.python_version(),
+        script=script,
+        features=detected,
+    )
+
+    status = 0
+    outcome = "ok"
+    sys.argv = [script] + list(ns.args)
+    sys.path[0] = os.path.dirname(script)
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except SystemExit as exc:
+        status = _exit_status(exc.code)
+    except BaseException as exc:  # the user's exception, reported and re-printed
+        status = 1
+        outcome = "raised"
+        channel.emit("finding", finding=outcomes.script_raised(exc, script).to_json())
+        outcomes.print_user_traceback(exc)
+    finally:
+        try:
+            if capture is not None:
+                capture.at_exit()
+            channel.emit("counts", counts=tracker.counts())
+        except Exception:  # pragma: no cover - defensive
+            import traceback  # noqa: PLC0415
+
+            channel.emit("probe_error", message=traceback.format_exc(limit=8))
+        channel.emit("end", status=status, outcome=outcome, seconds=time.perf_counter() - started)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return status
+
+
+def features(wp) -> dict:
+    """What this Warp can do, detected rather than read from its version."""
+    import inspect  # noqa: PLC0415
+
+    ctx = wp._src.context
+    try:
+        restore = "restore_inputs" in inspect.signature(wp.autograd.gradcheck).parameters
+    except (AttributeError, TypeError, ValueError):
+        restore = False
+    return {
+        "backward_clears_reads": "_reset_array_read_flags" in inspect.getsource(wp.Tape.backward)
+        if hasattr(wp.Tape, "_reset_array_read_flags") else False,
+        "copy_warning_location": hasattr(ctx, "_copy_caller_location"),
+        "logger": hasattr(wp, "set_logger"),
+        "gradcheck_restore_inputs": restore,
+        "gradcheck_tape": hasattr(wp.autograd, "gradcheck_tape") if hasattr(wp, "autograd") else False,
+    }
+
+
+def _exit_status(code) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    sys.stderr.write("%s\n" % code)
+    return 1
+
+
+def _loc(path):
+    from ..model import Location  # noqa: PLC0415
+
+    return Location(path, 1, 1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

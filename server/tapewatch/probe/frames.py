@@ -1,0 +1,250 @@
+"""Where in the user's code something happened, and what the user called it.
+
+A finding's primary location is the innermost frame outside Warp and outside
+Tapewatch: the ``wp.launch``/``wp.copy`` line the user must change.  The
+frames above it (helper called from a training loop) become related
+locations.  Array names come from the call expressions in those frames, so a
+message says ``state.q`` or ``states[i + 1]`` rather than a kernel's
+parameter label.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+import os
+import sys
+from typing import Dict, List, Optional, Sequence, Tuple
+
+_TAPEWATCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_skip_prefixes: Tuple[str, ...] = (_TAPEWATCH_DIR + os.sep,)
+
+
+def skip_package(path: str) -> None:
+    """Treat frames from ``path`` (a package folder, e.g. Warp's) as not the user's."""
+    global _skip_prefixes
+    prefix = os.path.abspath(path) + os.sep
+    if prefix not in _skip_prefixes:
+        _skip_prefixes = _skip_prefixes + (prefix,)
+
+
+def is_user_file(filename: str) -> bool:
+    if not filename or filename.startswith("<"):
+        return False  # <frozen runpy>, <string>, <stdin>...
+    return not filename.startswith(_skip_prefixes)
+
+
+def user_frames(start=None, limit: int = 12) -> list:
+    """User frames, innermost first, up to ``limit`` of them."""
+    frame = start if start is not None else sys._getframe(1)
+    out = []
+    while frame is not None and len(out) < limit:
+        if is_user_file(frame.f_code.co_filename):
+            out.append(frame)
+        frame = frame.f_back
+    return out
+
+
+def innermost_user_frame(start=None):
+    frame = start if start is not None else sys._getframe(1)
+    while frame is not None:
+        if is_user_file(frame.f_code.co_filename):
+            return frame
+        frame = frame.f_back
+    return None
+
+
+def api_called(start=None) -> Optional[str]:
+    """Name of the outermost Warp function below the innermost user frame.
+
+    That is the API the user called: ``assign`` or ``clone`` when those
+    delegate to ``copy``.
+    """
+    frame = start if start is not None else sys._getframe(1)
+    name = None
+    while frame is not None:
+        if is_user_file(frame.f_code.co_filename):
+            return name
+        if not frame.f_code.co_filename.startswith(_TAPEWATCH_DIR):
+            name = frame.f_code.co_name
+        frame = frame.f_back
+    return name
+
+
+# ---------------------------------------------------------------------------
+# Call expressions
+
+
+_trees: Dict[str, Optional[ast.AST]] = {}
+_calls: Dict[str, List[ast.Call]] = {}
+
+
+def _calls_in(filename: str, module_globals=None) -> List[ast.Call]:
+    if filename not in _calls:
+        lines = linecache.getlines(filename, module_globals)
+        calls: List[ast.Call] = []
+        try:
+            tree = ast.parse("".join(lines), filename)
+            calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+        except (SyntaxError, ValueError):
+            pass
+        _calls[filename] = calls
+    return _calls[filename]
+
+
+def call_at(frame, names: Sequence[str] = ()) -> Optional[ast.Call]:
+    """The call expression a frame is executing.
+
+    Python 3.11+ gives the exact span of the current instruction; on older
+    versions (or when that fails) the innermost call on the line whose
+    function name is one of ``names`` is taken.
+    """
+    calls = _calls_in(frame.f_code.co_filename, frame.f_globals)
+    if not calls:
+        return None
+    positions = getattr(frame.f_code, "co_positions", None)
+    if positions is not None and frame.f_lasti >= 0:
+        try:
+            pos = list(positions())[frame.f_lasti // 2]
+        except IndexError:
+            pos = None
+        if pos and pos[0] is not None:
+            for call in calls:
+                if (call.lineno, call.end_lineno, call.col_offset, call.end_col_offset) == tuple(pos):
+                    return call
+    line = frame.f_lineno
+    best = None
+    for call in calls:
+        end = getattr(call, "end_lineno", call.lineno) or call.lineno
+        if call.lineno <= line <= end and (not names or _func_name(call) in names):
+            if best is None or (end - call.lineno) < (best_end - best.lineno):
+                best, best_end = call, end
+    return best
+
+
+def call_span(frame, names: Sequence[str] = ()) -> Tuple[int, int, Optional[int], Optional[int]]:
+    """(line, column, end_line, end_column), 1-based, of the call a frame executes."""
+    call = call_at(frame, names)
+    if call is None:
+        return frame.f_lineno, 1, None, None
+    # Underline the callee and its arguments' first line, not a whole block.
+    return call.lineno, call.col_offset + 1, call.end_lineno, (call.end_col_offset or 0) + 1
+
+
+def _func_name(call: ast.Call) -> str:
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return ""
+
+
+def launch_arg_exprs(call: ast.Call) -> List[Optional[ast.expr]]:
+    """Expressions for a launch's kernel arguments, in the kernel's order.
+
+    ``wp.launch(kernel, dim, inputs=[...], outputs=[...])`` binds inputs then
+    outputs to the kernel's parameters; a list we cannot see into (a
+    variable) gives ``None`` entries.
+    """
+    inputs = outputs = None
+    if len(call.args) > 2:
+        inputs = call.args[2]
+    if len(call.args) > 3:
+        outputs = call.args[3]
+    for kw in call.keywords:
+        if kw.arg == "inputs":
+            inputs = kw.value
+        elif kw.arg == "outputs":
+            outputs = kw.value
+    exprs: List[Optional[ast.expr]] = []
+    for group in (inputs, outputs):
+        if group is None:
+            continue
+        if isinstance(group, (ast.List, ast.Tuple)):
+            exprs.extend(group.elts)
+        else:
+            return exprs + [None] * 64  # opaque list: positions unknown from here on
+    return exprs
+
+
+def positional_arg(call: ast.Call, index: int, keyword: str) -> Optional[ast.expr]:
+    if len(call.args) > index:
+        return call.args[index]
+    for kw in call.keywords:
+        if kw.arg == keyword:
+            return kw.value
+    return None
+
+
+def user_expression(expr: Optional[ast.expr], frames: list) -> Optional[str]:
+    """The name the user wrote, followed through helper parameters.
+
+    If the launch is in ``def step(a, b)`` and passes ``b``, and the caller
+    wrote ``step(states[i], states[i + 1])``, the answer is
+    ``states[i + 1]``: the name in the frame the user reads.
+    """
+    if expr is None:
+        return None
+    text = ast.unparse(expr) if hasattr(ast, "unparse") else None
+    for depth, frame in enumerate(frames):
+        if not isinstance(expr, ast.Name) or depth + 1 >= len(frames):
+            break
+        param = _param_position(frame.f_code, expr.id)
+        if param is None:
+            break
+        caller_call = call_at(frames[depth + 1], (frame.f_code.co_name,))
+        if caller_call is None or _func_name(caller_call) != frame.f_code.co_name:
+            break
+        if frame.f_code.co_varnames[:1] in (("self",), ("cls",)) and isinstance(caller_call.func, ast.Attribute):
+            param -= 1  # obj.method(a, b): ``self`` is bound implicitly
+        outer = _bound_argument(caller_call, param, expr.id)
+        if outer is None:
+            break
+        expr = outer
+        text = ast.unparse(expr) if hasattr(ast, "unparse") else text
+    return text
+
+
+def _param_position(code, name: str) -> Optional[int]:
+    nparams = code.co_argcount + code.co_kwonlyargcount
+    params = code.co_varnames[:nparams]
+    if name not in params:
+        return None
+    return params.index(name)
+
+
+def _bound_argument(call: ast.Call, position: int, name: str) -> Optional[ast.expr]:
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    if any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
+        return None
+    if position < len(call.args):
+        return call.args[position]
+    return None
+
+
+def name_by_identity(obj, frame) -> Optional[str]:
+    """Fallback naming: a local bound to ``obj``, one attribute or item deep."""
+    try:
+        items = list(frame.f_locals.items())
+    except Exception:
+        return None
+    for name, value in items:
+        if value is obj:
+            return name
+    for name, value in items:
+        if isinstance(value, (list, tuple)) and len(value) <= 4096:
+            for i, item in enumerate(value):
+                if item is obj:
+                    return "%s[%d]" % (name, i)
+        elif hasattr(value, "__dict__") and not isinstance(value, type):
+            try:
+                attrs = vars(value)
+            except TypeError:
+                continue
+            for attr, item in attrs.items():
+                if item is obj:
+                    return "%s.%s" % (name, attr)
+    return None

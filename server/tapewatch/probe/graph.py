@@ -1,0 +1,166 @@
+"""Tape graphs: what each tape recorded, captured at ``backward()`` and at exit.
+
+The JSON graph (launch nodes with call sites, array nodes with
+``requires_grad``, the user's names, finding ids) is built from the
+launches the tracker saw.  The DOT is generated from that same graph, so
+that its node ids are the JSON node ids (the webview maps one onto the
+other); every label is quoted and escaped.
+
+A training loop may differentiate thousands of tapes; tapes with the same
+structure (same kernels at the same lines) are captured once.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Dict, List
+
+from ..model import GraphEdge, GraphNode, TapeGraph
+from .tracker import Tracker
+
+MAX_TAPES = 16
+MAX_LAUNCHES = 400
+
+
+class GraphCapture:
+    def __init__(self, wp, tracker: Tracker, emit):
+        self.wp = wp
+        self.tracker = tracker
+        self.emit = emit
+        self.signatures: Dict[tuple, str] = {}
+        self.skipped = 0
+
+    def on_backward(self, tape) -> None:
+        self._capture(tape, "backward")
+
+    def at_exit(self) -> None:
+        for tape in self.tracker.tapes:
+            state = tape.__dict__.get("_tw_state")
+            if state is not None and not state.captured and state.launches:
+                self._capture(tape, "exit")
+        if self.skipped:
+            self.emit("tapes_skipped", count=self.skipped)
+
+    def _capture(self, tape, when: str) -> None:
+        state = self.tracker.tape_state(tape)
+        if not state.launches:
+            return
+        signature = tuple((r.kernel_name, r.site.key()) for r in state.launches[:MAX_LAUNCHES])
+        state.captured = True
+        if signature in self.signatures or len(self.signatures) >= MAX_TAPES:
+            self.skipped += 1
+            return
+        graph = build_graph(self.wp, self.tracker, state, when)
+        self.signatures[signature] = graph.id
+        self.emit("tape", tape=graph.to_json())
+
+
+def build_graph(wp, tracker: Tracker, state, when: str) -> TapeGraph:
+    by_array: Dict[int, List[str]] = {}
+    by_launch: Dict[int, List[str]] = {}
+    for finding in tracker.findings.values():
+        if "array_id" in finding.data:
+            by_array.setdefault(finding.data["array_id"], []).append(finding.id)
+        if finding.data.get("launch") is not None:
+            by_launch.setdefault(finding.data["launch"], []).append(finding.id)
+
+    nodes: List[GraphNode] = []
+    edges: List[GraphEdge] = []
+    array_nodes: Dict[int, GraphNode] = {}
+
+    def array_node(arr, name) -> GraphNode:
+        node = array_nodes.get(id(arr))
+        if node is None:
+            node = GraphNode(
+                id="a%d" % (len(array_nodes) + 1),
+                kind="array",
+                label=name,
+                requires_grad=bool(getattr(arr, "requires_grad", False)),
+                shape=[int(s) for s in getattr(arr, "shape", ())],
+                dtype=_dtype_name(wp, arr),
+                finding_ids=list(by_array.get(id(arr), [])),
+            )
+            snap = arr.__dict__.get("_tw_alloc_snap")
+            node.location = snap.location() if snap is not None else None
+            array_nodes[id(arr)] = node
+            nodes.append(node)
+        if name not in node.names:
+            node.names.append(name)
+        return node
+
+    for record in state.launches[:MAX_LAUNCHES]:
+        launch = GraphNode(
+            id="l%d" % record.index,
+            kind="launch",
+            label=record.kernel_name,
+            location=record.location(),
+            finding_ids=list(by_launch.get(record.index, [])),
+        )
+        nodes.append(launch)
+        for i in sorted(set(record.reads) | set(record.writes)):
+            arr = record.args[i]
+            name = record.arg_name(i) or record.arg_label(i)
+            node = array_node(arr, name)
+            if i in record.reads:
+                edges.append(GraphEdge(node.id, launch.id, "read", record.arg_label(i)))
+            if i in record.writes:
+                edges.append(GraphEdge(launch.id, node.id, "write", record.arg_label(i)))
+
+    site = state.site.location(("Tape",)) if state.site.snaps else None
+    label = "tape %d" % state.number
+    if site is not None:
+        label += " at %s:%d" % (os.path.basename(site.path), site.line)
+    graph = TapeGraph(id="t%d" % state.number, label=label, captured_at=when, location=site,
+                      nodes=nodes, edges=edges)
+    graph.dot = to_dot(graph)
+    return graph
+
+
+def _dtype_name(wp, arr) -> str:
+    dtype = getattr(arr, "dtype", None)
+    if dtype is None:
+        return ""
+    try:
+        return wp._src.types.type_repr(dtype)
+    except Exception:
+        return getattr(dtype, "__name__", str(dtype))
+
+
+def dot_quote(text: str) -> str:
+    """A DOT double-quoted string: labels are user data."""
+    out = text.replace("\\", "\\\\").replace('"', '\\"').replace("\r", "").replace("\n", "\\n")
+    return '"%s"' % out
+
+
+def to_dot(graph: TapeGraph) -> str:
+    lines = [
+        "digraph %s {" % dot_quote(graph.id),
+        '  rankdir=LR; node [fontname="Helvetica", fontsize=10]; edge [fontname="Helvetica", fontsize=9];',
+    ]
+    for node in graph.nodes:
+        if node.kind == "launch":
+            where = ""
+            if node.location is not None:
+                where = "%s:%d" % (os.path.basename(node.location.path), node.location.line)
+            attrs = {
+                "shape": "box", "style": "rounded,filled", "fillcolor": "#dde6f7",
+                "label": node.label + ("\n" + where if where else ""),
+                "tooltip": "%s launched at %s" % (node.label, where or "?"),
+            }
+        else:
+            detail = "%s %s" % (tuple(node.shape or ()), node.dtype)
+            attrs = {
+                "shape": "ellipse", "style": "filled",
+                "fillcolor": "#b8e6b8" if node.requires_grad else "#dddddd",
+                "label": " / ".join(node.names or [node.label]) + "\n" + detail.strip(),
+                "tooltip": "requires_grad=%s" % bool(node.requires_grad),
+            }
+        if node.finding_ids:
+            attrs["color"] = "#d9480f"
+            attrs["penwidth"] = "2.5"
+        body = ", ".join("%s=%s" % (k, dot_quote(str(v))) for k, v in attrs.items())
+        lines.append("  %s [%s, id=%s];" % (dot_quote(node.id), body, dot_quote(node.id)))
+    for edge in graph.edges:
+        lines.append("  %s -> %s [label=%s];" % (dot_quote(edge.source), dot_quote(edge.target), dot_quote(edge.arg)))
+    lines.append("}")
+    return "\n".join(lines) + "\n"

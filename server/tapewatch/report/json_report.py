@@ -1,0 +1,17 @@
+"""One JSON object per run: the summary fields plus findings and tapes."""
+
+from __future__ import annotations
+
+import json
+
+from ..runner import RunResult
+
+
+def to_json(result: RunResult, include_tapes: bool = False) -> str:
+    obj = result.summary()
+    obj["python"] = result.python
+    obj["features"] = result.features
+    obj["findings"] = [f.to_json() for f in result.findings]
+    if include_tapes:
+        obj["tapes"] = [t.to_json() for t in result.tapes]
+    return json.dumps(obj, indent=2)

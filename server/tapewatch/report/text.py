@@ -1,0 +1,48 @@
+"""Compiler-style text: ``path:line:col: warning TW101: message``.
+
+Related locations are indented under their finding, so editors and
+terminals that link ``path:line:col`` make every one of them clickable.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+from ..model import Finding, Location
+from ..runner import RunResult
+
+
+def _where(loc: Optional[Location], base: Optional[str]) -> str:
+    if loc is None:
+        return "tapewatch"
+    path = loc.path
+    if base:
+        rel = os.path.relpath(path, base)
+        if not rel.startswith(".."):
+            path = rel
+    return "%s:%d:%d" % (path, loc.line, loc.column)
+
+
+def finding_lines(f: Finding, base: Optional[str] = None) -> list:
+    count = " (x%d)" % f.count if f.count > 1 else ""
+    message_lines = f.message.splitlines() or [""]
+    lines = ["%s: %s %s: %s%s" % (_where(f.location, base), f.severity, f.code, message_lines[0], count)]
+    lines += ["    " + extra for extra in message_lines[1:]]
+    for r in f.related:
+        lines.append("    %s: note: %s" % (_where(r.location, base), r.message))
+    return lines
+
+
+def to_text(result: RunResult, base: Optional[str] = None) -> str:
+    lines = []
+    for f in result.findings:
+        lines += finding_lines(f, base)
+    counts = result.counts()
+    parts = ["%d %s%s" % (n, sev, "s" if n != 1 else "") for sev, n in counts.items() if n]
+    lines.append(
+        "tapewatch: %s on %s with Warp %s in %.1fs: %s (script exit status %s)"
+        % (os.path.basename(result.script), result.device or "?", result.warp_version or "?",
+           result.seconds, ", ".join(parts) or "no findings", result.exit_code)
+    )
+    return "\n".join(lines) + "\n"

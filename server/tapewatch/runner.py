@@ -1,0 +1,361 @@
+"""Runs the probe on a script and turns its events into a ``RunResult``.
+
+The one engine behind the CLI and the language server: a fresh process per
+run, in the user's interpreter, never through a shell, with its own process
+group so that a timeout or a cancel kills the whole tree.  Events arrive on
+a pipe of their own; the script's stdout/stderr are streamed to a callback
+and only their tail is kept (a flood cannot exhaust memory).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional
+
+from . import codes
+from .model import Finding, Location, TapeGraph
+
+OutputCallback = Callable[[str, str], None]  # (stream name, text)
+EventCallback = Callable[[dict], None]
+
+TAIL_BYTES = 64 * 1024
+EVENT_LINE_LIMIT = 64 * 1024 * 1024  # a tape graph of a long rollout is large
+# Findings whose code means the tool could not run the script at all.
+TOOL_FAILURES = {"TW902", "TW903", "TW904", "TW905", "TW906", "TW908", "TW909"}
+
+
+@dataclass
+class RunRequest:
+    script: str
+    python: str = sys.executable
+    device: str = "cpu"
+    timeout: float = 120.0
+    cwd: Optional[str] = None
+    args: List[str] = field(default_factory=list)
+    env: Dict[str, str] = field(default_factory=dict)
+    graph: bool = True
+
+
+@dataclass
+class RunResult:
+    script: str
+    findings: List[Finding] = field(default_factory=list)
+    tapes: List[TapeGraph] = field(default_factory=list)
+    warp_version: Optional[str] = None
+    device: Optional[str] = None
+    python: Optional[str] = None
+    features: Dict[str, bool] = field(default_factory=dict)
+    seconds: float = 0.0
+    exit_code: Optional[int] = None
+    outcome: str = "ok"  # ok, raised, syntax-error, timeout, cancelled, crashed, ...
+    stderr_tail: str = ""
+
+    @property
+    def tool_failed(self) -> bool:
+        return any(f.code in TOOL_FAILURES for f in self.findings)
+
+    @property
+    def status(self) -> str:
+        if self.outcome == "cancelled":
+            return "cancelled"
+        if self.tool_failed:
+            return "failed"
+        return "findings" if self.findings else "ok"
+
+    def counts(self) -> Dict[str, int]:
+        out = {"error": 0, "warning": 0, "information": 0, "hint": 0}
+        for f in self.findings:
+            out[f.severity] = out.get(f.severity, 0) + 1
+        return out
+
+    def summary(self) -> dict:
+        return {
+            "script": self.script,
+            "status": self.status,
+            "outcome": self.outcome,
+            "warp_version": self.warp_version,
+            "device": self.device,
+            "seconds": round(self.seconds, 3),
+            "exit_code": self.exit_code,
+            "counts": self.counts(),
+            "findings": len(self.findings),
+            "tapes": len(self.tapes),
+        }
+
+
+def probe_pythonpath() -> str:
+    """A folder holding only the ``tapewatch`` package, for the user's PYTHONPATH.
+
+    The probe must import in the user's interpreter without dragging this
+    environment's site-packages (pygls, another NumPy...) along with it.
+    """
+    package = os.path.dirname(os.path.abspath(__file__))
+    parent = os.path.dirname(package)
+    if set(os.listdir(parent)) <= {"tapewatch", "tapewatch.egg-info", "__pycache__"}:
+        return parent
+    link_root = os.path.join(tempfile.gettempdir(), "tapewatch-probe-%d" % os.getuid()
+                             if hasattr(os, "getuid") else "tapewatch-probe")
+    os.makedirs(link_root, exist_ok=True)
+    link = os.path.join(link_root, "tapewatch")
+    if os.path.realpath(link) != package:
+        tmp = link + ".%d" % os.getpid()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        os.symlink(package, tmp)
+        os.replace(tmp, link)
+    return link_root
+
+
+def probe_command(req: RunRequest, events_fd: int) -> List[str]:
+    cmd = [req.python, "-m", "tapewatch.probe", "--events", "fd:%d" % events_fd]
+    if req.device:
+        cmd += ["--device", req.device]
+    if not req.graph:
+        cmd.append("--no-graph")
+    return cmd + ["--", os.path.abspath(req.script)] + list(req.args)
+
+
+def probe_env(req: RunRequest) -> Dict[str, str]:
+    env = dict(os.environ)
+    env.update({str(k): str(v) for k, v in req.env.items()})
+    path = probe_pythonpath()
+    env["PYTHONPATH"] = path + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONUNBUFFERED"] = "1"  # the user's prints stream while the run goes on
+    env.setdefault("PYTHONIOENCODING", "utf-8")
+    return env
+
+
+async def run_probe(
+    req: RunRequest,
+    on_output: Optional[OutputCallback] = None,
+    on_event: Optional[EventCallback] = None,
+) -> RunResult:
+    """Run the probe; cancelling the awaiting task kills the process tree."""
+    result = RunResult(script=os.path.abspath(req.script), device=req.device, python=req.python)
+    started = time.perf_counter()
+    if not os.path.isfile(req.script):
+        result.findings.append(_tool_finding("TW909", "Script not found: %s" % req.script))
+        result.outcome = "script-not-found"
+        return result
+    read_fd, write_fd = os.pipe()
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *probe_command(req, write_fd),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            cwd=req.cwd or os.path.dirname(os.path.abspath(req.script)),
+            env=probe_env(req),
+            pass_fds=(write_fd,),
+            start_new_session=True,  # its own process group: kill the whole tree
+        )
+    except (OSError, ValueError) as exc:
+        os.close(read_fd)
+        os.close(write_fd)
+        result.findings.append(_tool_finding(
+            "TW908", "Cannot start the interpreter `%s`: %s" % (req.python, exc), interpreter=req.python))
+        result.outcome = "interpreter-unusable"
+        return result
+    os.close(write_fd)
+
+    collector = _EventCollector(result, on_event)
+    tails = {"stdout": _Tail(), "stderr": _Tail()}
+    tasks = [
+        asyncio.ensure_future(_pump(proc.stdout, "stdout", tails["stdout"], on_output)),
+        asyncio.ensure_future(_pump(proc.stderr, "stderr", tails["stderr"], on_output)),
+        asyncio.ensure_future(_read_events(read_fd, collector)),
+    ]
+    try:
+        await asyncio.wait_for(proc.wait(), timeout=req.timeout if req.timeout and req.timeout > 0 else None)
+    except asyncio.TimeoutError:
+        _kill_tree(proc)
+        await proc.wait()
+        result.outcome = "timeout"
+        result.findings.append(_tool_finding(
+            "TW905", "The run did not finish within %gs and was stopped (the whole process tree was killed). "
+            "Raise the timeout or shorten the repro." % req.timeout, location=Location(result.script, 1, 1)))
+    except asyncio.CancelledError:
+        _kill_tree(proc)
+        with contextlib.suppress(Exception):
+            await asyncio.shield(proc.wait())
+        for t in tasks:
+            t.cancel()
+        raise
+    finally:
+        if proc.returncode is None:
+            _kill_tree(proc)
+    # Grandchildren may keep the pipes open after the probe exits.
+    done, pending = await asyncio.wait(tasks, timeout=2.0)
+    for t in pending:
+        t.cancel()
+    result.exit_code = proc.returncode
+    result.seconds = time.perf_counter() - started
+    result.stderr_tail = tails["stderr"].text()
+    collector.finish(proc.returncode, tails["stderr"].text())
+    return result
+
+
+class _EventCollector:
+    def __init__(self, result: RunResult, on_event: Optional[EventCallback]):
+        self.result = result
+        self.on_event = on_event
+        self.ended = False
+        self.garbage = 0
+        self.garbage_sample = ""
+        self.by_id: Dict[str, Finding] = {}
+        self.probe_errors: List[str] = []
+
+    def line(self, raw: bytes) -> None:
+        try:
+            event = json.loads(raw.decode("utf-8"))
+            kind = event["event"]
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            self.garbage += 1
+            if not self.garbage_sample:
+                self.garbage_sample = raw[:80].decode("utf-8", "replace")
+            return
+        try:
+            self.apply(kind, event)
+        except (KeyError, TypeError, ValueError):
+            self.garbage += 1
+            return
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def apply(self, kind: str, event: dict) -> None:
+        r = self.result
+        if kind == "start":
+            r.warp_version = event.get("warp_version")
+            r.device = event.get("device") or r.device
+            r.python = event.get("python") or r.python
+            r.features = dict(event.get("features") or {})
+        elif kind == "finding":
+            finding = Finding.from_json(event["finding"])
+            if finding.id and finding.id in self.by_id:
+                return
+            self.by_id[finding.id] = finding
+            r.findings.append(finding)
+        elif kind == "counts":
+            for fid, count in dict(event["counts"]).items():
+                if fid in self.by_id:
+                    self.by_id[fid].count = int(count)
+        elif kind == "tape":
+            r.tapes.append(TapeGraph.from_json(event["tape"]))
+        elif kind == "end":
+            self.ended = True
+            if r.outcome == "ok":
+                r.outcome = str(event.get("outcome", "ok"))
+        elif kind == "probe_error":
+            self.probe_errors.append(str(event.get("message", "")))
+
+    def finish(self, returncode: Optional[int], stderr_tail: str) -> None:
+        r = self.result
+        if self.garbage:
+            r.findings.append(_tool_finding(
+                "TW907", "%d unreadable line(s) arrived on the event channel (first: %r); they were ignored."
+                % (self.garbage, self.garbage_sample)))
+        if not self.ended and r.outcome not in ("timeout", "cancelled"):
+            r.outcome = "crashed"
+            tail = stderr_tail.strip().splitlines()[-12:]
+            r.findings.append(_tool_finding(
+                "TW906", "The run ended (exit status %s) without a result from the probe. Last output:\n%s"
+                % (returncode, "\n".join(tail) or "(none)"), location=Location(r.script, 1, 1),
+                stderr=stderr_tail[-4000:]))
+        if self.probe_errors:
+            r.features["probe_errors"] = len(self.probe_errors)  # kept visible, never fatal
+
+
+async def _read_events(fd: int, collector: _EventCollector) -> None:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=EVENT_LINE_LIMIT)
+    pipe = os.fdopen(fd, "rb", buffering=0)
+    transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
+    try:
+        while True:
+            try:
+                line = await reader.readline()
+            except (asyncio.LimitOverrunError, ValueError):
+                collector.garbage += 1
+                continue
+            if not line:
+                break
+            collector.line(line)
+    finally:
+        transport.close()
+
+
+class _Tail:
+    def __init__(self) -> None:
+        self.buf = bytearray()
+
+    def add(self, data: bytes) -> None:
+        self.buf += data
+        if len(self.buf) > TAIL_BYTES:
+            del self.buf[: len(self.buf) - TAIL_BYTES]
+
+    def text(self) -> str:
+        return self.buf.decode("utf-8", "replace")
+
+
+async def _pump(stream, name: str, tail: _Tail, on_output: Optional[OutputCallback]) -> None:
+    while True:
+        chunk = await stream.read(8192)
+        if not chunk:
+            break
+        tail.add(chunk)
+        if on_output is not None:
+            on_output(name, chunk.decode("utf-8", "replace"))
+
+
+def _kill_tree(proc) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
+
+
+def _tool_finding(code: str, message: str, location: Optional[Location] = None, **data) -> Finding:
+    return Finding(code=code, message=message, location=location, severity=codes.severity(code),
+                   id=code.lower(), data=data)
+
+
+async def list_devices(python: str, timeout: float = 60.0) -> dict:
+    """Devices the user's Warp reports: ``{"devices": [...], "warp_version": ...}``."""
+    read_fd, write_fd = os.pipe()
+    env = probe_env(RunRequest(script=""))
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            python, "-m", "tapewatch.probe", "--events", "fd:%d" % write_fd, "--list-devices",
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE, env=env, pass_fds=(write_fd,), start_new_session=True)
+    except OSError as exc:
+        os.close(read_fd)
+        os.close(write_fd)
+        return {"devices": [], "warp_version": None, "error": str(exc)}
+    os.close(write_fd)
+    out: dict = {"devices": [], "warp_version": None}
+    try:
+        _, stderr = await asyncio.wait_for(proc.communicate(), timeout)
+    except asyncio.TimeoutError:
+        _kill_tree(proc)
+        os.close(read_fd)
+        return dict(out, error="timed out")
+    with os.fdopen(read_fd, "rb") as f:
+        for line in f:
+            with contextlib.suppress(ValueError, KeyError):
+                event = json.loads(line)
+                if event["event"] == "devices":
+                    out = {"devices": event["devices"], "warp_version": event["warp_version"]}
+                elif event["event"] == "finding":
+                    out["error"] = event["finding"]["message"]
+    if not out["devices"] and "error" not in out:
+        out["error"] = stderr.decode("utf-8", "replace")[-2000:]
+    return out
