@@ -180,17 +180,17 @@ def positional_arg(call: ast.Call, index: int, keyword: str) -> Optional[ast.exp
 def user_expression(expr: Optional[ast.expr], frames: list) -> Optional[str]:
     """The name the user wrote, followed through helper parameters.
 
-    If the launch is in ``def step(a, b)`` and passes ``b``, and the caller
-    wrote ``step(states[i], states[i + 1])``, the answer is
-    ``states[i + 1]``: the name in the frame the user reads.
+    If the launch is in ``def step(s_in, s_out)`` and passes ``s_out.q``, and
+    the caller wrote ``step(a, b)``, the answer is ``b.q``: the name in the
+    frame the user reads.
     """
     if expr is None:
         return None
-    text = ast.unparse(expr) if hasattr(ast, "unparse") else None
     for depth, frame in enumerate(frames):
-        if not isinstance(expr, ast.Name) or depth + 1 >= len(frames):
+        root = _root(expr)
+        if root is None or depth + 1 >= len(frames):
             break
-        param = _param_position(frame.f_code, expr.id)
+        param = _param_position(frame.f_code, root.id)
         if param is None:
             break
         caller_call = call_at(frames[depth + 1], (frame.f_code.co_name,))
@@ -198,12 +198,28 @@ def user_expression(expr: Optional[ast.expr], frames: list) -> Optional[str]:
             break
         if frame.f_code.co_varnames[:1] in (("self",), ("cls",)) and isinstance(caller_call.func, ast.Attribute):
             param -= 1  # obj.method(a, b): ``self`` is bound implicitly
-        outer = _bound_argument(caller_call, param, expr.id)
+        outer = _bound_argument(caller_call, param, root.id)
         if outer is None:
             break
-        expr = outer
-        text = ast.unparse(expr) if hasattr(ast, "unparse") else text
-    return text
+        expr = _replace_root(expr, outer)
+    return ast.unparse(expr) if hasattr(ast, "unparse") else None
+
+
+def _root(expr: ast.expr) -> Optional[ast.Name]:
+    """``s`` in ``s``, ``s.q``, ``s[0].q``."""
+    while isinstance(expr, (ast.Attribute, ast.Subscript)):
+        expr = expr.value
+    return expr if isinstance(expr, ast.Name) else None
+
+
+def _replace_root(expr: ast.expr, new_root: ast.expr) -> ast.expr:
+    if isinstance(expr, ast.Name):
+        return new_root
+    import copy
+
+    expr = copy.copy(expr)
+    expr.value = _replace_root(expr.value, new_root)
+    return expr
 
 
 def _param_position(code, name: str) -> Optional[int]:

@@ -16,7 +16,7 @@ import os
 from typing import Dict, List
 
 from ..model import GraphEdge, GraphNode, TapeGraph
-from .tracker import Tracker
+from .tracker import Tracker, alloc_site
 
 MAX_TAPES = 16
 MAX_LAUNCHES = 400
@@ -80,8 +80,8 @@ def build_graph(wp, tracker: Tracker, state, when: str) -> TapeGraph:
                 dtype=_dtype_name(wp, arr),
                 finding_ids=list(by_array.get(id(arr), [])),
             )
-            snap = arr.__dict__.get("_tw_alloc_snap")
-            node.location = snap.location() if snap is not None else None
+            site = alloc_site(arr)
+            node.location = site.location() if site is not None else None
             array_nodes[id(arr)] = node
             nodes.append(node)
         if name not in node.names:

@@ -22,7 +22,7 @@ import threading
 import traceback
 from typing import Callable
 
-from .sites import FrameSnap
+from .sites import FrameSnap, Site
 from . import frames
 
 
@@ -116,9 +116,11 @@ def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None
     @functools.wraps(orig_array_init)
     def array_init(self, *args, **kwargs):
         orig_array_init(self, *args, **kwargs)
-        frame = frames.innermost_user_frame(sys._getframe(1))
-        if frame is not None:
-            self.__dict__["_tw_alloc_snap"] = FrameSnap(frame)
+        # Two frames: the allocation and, for a factory or a State class,
+        # the line that called it.
+        chain = frames.user_frames(sys._getframe(1), limit=2)
+        if chain:
+            self.__dict__["_tw_alloc_site"] = Site([FrameSnap(f) for f in chain])
 
     array_cls.__init__ = array_init
 

@@ -239,6 +239,7 @@ class Tracker:
             return
         where = _short_where(reader_loc, primary, reader.site, site)
         reader_label = reader.arg_label(reader_arg)
+        reader_what = reader.arg_name(reader_arg) or what
         if code == "TW101":
             head = "`%s` (argument `%s` of `%s`) is overwritten by this launch" % (what, arg, op)
         elif code == "TW102":
@@ -255,7 +256,7 @@ class Tracker:
             message += " Warp's tracker does not track zero_()/fill_()."
         related: List[Related] = []
         if reader_loc is not None:
-            related.append(Related(reader_loc, "`%s` read `%s` here (argument `%s`)" % (reader.kernel_name, what, reader_label), "reader"))
+            related.append(Related(reader_loc, "`%s` read `%s` here (argument `%s`)" % (reader.kernel_name, reader_what, reader_label), "reader"))
             for outer, inner in zip(reader.site.snaps[1:], reader.site.snaps):
                 related.append(Related(outer.location((inner.f_code.co_name,)),
                                        "`%s()` called from here for that read" % inner.f_code.co_name, "reader-caller"))
@@ -266,9 +267,7 @@ class Tracker:
                 related.append(Related(kdef, "kernel `%s` that writes `%s`" % (op, arg), "kernel"))
         if reader_def is not None and getattr(reader.kernel, "func", None) is not getattr(kernel, "func", None):
             related.append(Related(reader_def, "kernel `%s` that read it" % reader.kernel_name, "reader-kernel"))
-        alloc = _alloc_location(arr)
-        if alloc is not None:
-            related.append(Related(alloc, "`%s` allocated here" % what, "allocation"))
+        related.extend(_allocation_related(arr, what))
         related.extend(_caller_chain(site))
         self._add(key, Finding(
             code=code, message=message, location=primary, severity=codes.severity(code), related=related,
@@ -327,9 +326,7 @@ class Tracker:
             kdef = def_location(getattr(record.kernel, "func", None))
             if kdef is not None:
                 related.append(Related(kdef, "kernel `%s`" % record.kernel_name, "kernel"))
-            alloc = _alloc_location(arr)
-            if alloc is not None:
-                related.append(Related(alloc, "`%s` allocated here" % what, "allocation"))
+            related.extend(_allocation_related(arr, what))
             related.extend(_caller_chain(record.site))
             message = (
                 "`%s` is passed to `%s` as `%s`, which it reads, and as `%s`, which it writes: "
@@ -378,15 +375,27 @@ def _line_ref(loc: Location, here: Optional[Location]) -> str:
     return "at %s:%d" % (os.path.basename(loc.path), loc.line)
 
 
-def _alloc_location(arr) -> Optional[Location]:
+def alloc_site(arr) -> Optional[Site]:
+    """Where an array (or the array it is a view of) was allocated."""
     seen = 0
     while arr is not None and seen < 8:
-        snap = arr.__dict__.get("_tw_alloc_snap")
-        if snap is not None:
-            return snap.location()
+        site = arr.__dict__.get("_tw_alloc_site")
+        if site is not None:
+            return site
         arr = getattr(arr, "_ref", None)
         seen += 1
     return None
+
+
+def _allocation_related(arr, what: str) -> List[Related]:
+    site = alloc_site(arr)
+    if site is None:
+        return []
+    out = [Related(site.location(), "`%s` allocated here" % what, "allocation")]
+    for outer, inner in zip(site.snaps[1:], site.snaps):
+        out.append(Related(outer.location((inner.f_code.co_name,)),
+                           "`%s()` called from here for that allocation" % inner.f_code.co_name, "allocation-caller"))
+    return out
 
 
 def _caller_chain(site: Site) -> List[Related]:

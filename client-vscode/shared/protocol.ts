@@ -1,0 +1,265 @@
+/**
+ * The JSON the language server sends (docs/protocol.md, server/tapewatch/model.py),
+ * typed, with parsers that accept only well-formed data.
+ *
+ * Used by the extension host and by the webview bundle, so it imports nothing.
+ * Everything that comes from the server is user data (kernel names, array names,
+ * messages): the parsers check shapes, never trust them, and the renderers put
+ * strings into the DOM as text only.
+ */
+
+export const SEVERITIES = ['error', 'warning', 'information', 'hint'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export interface Location {
+  path: string;
+  line: number;
+  column: number;
+}
+
+export interface Related extends Location {
+  message: string;
+  role: string;
+}
+
+export interface Finding {
+  id: string;
+  code: string;
+  severity: Severity;
+  message: string;
+  path: string | null;
+  line: number | null;
+  column: number | null;
+  related: Related[];
+  count: number;
+}
+
+export type NodeKind = 'launch' | 'array' | 'func';
+
+export interface GraphNode {
+  id: string;
+  kind: NodeKind;
+  label: string;
+  location: Location | null;
+  requires_grad: boolean | null;
+  names: string[];
+  shape: number[] | null;
+  dtype: string;
+  finding_ids: string[];
+}
+
+export interface GraphEdge {
+  source: string;
+  target: string;
+  kind: 'read' | 'write';
+  arg: string;
+}
+
+export interface TapeGraph {
+  id: string;
+  label: string;
+  captured_at: string;
+  location: Location | null;
+  dot: string;
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+/** Result of the `tapewatch/tapeGraph` request (null before any run of that script). */
+export interface TapeGraphResult {
+  uri: string;
+  tapes: TapeGraph[];
+  findings: Finding[];
+}
+
+export type RunStatus = 'ok' | 'findings' | 'failed' | 'cancelled';
+
+/** Result of `tapewatch.runVerification`, also carried by `tapewatch/runFinished`. */
+export interface RunSummary {
+  uri: string;
+  status: RunStatus;
+  warp_version: string;
+  device: string;
+  seconds: number | null;
+  exit_code: number | null;
+  counts: Record<Severity, number>;
+  findings: number;
+  tapes: number;
+}
+
+/** Result of `tapewatch.listDevices`. */
+export interface DeviceList {
+  devices: string[];
+  warp_version: string;
+}
+
+/** Result of `tapewatch.generateHarness`. */
+export interface HarnessResult {
+  path: string;
+  uri: string;
+}
+
+// ---------------------------------------------------------------------------
+// Parsers: unknown JSON in, typed value (or undefined) out.
+
+type Json = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
+function posInt(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export function parseLocation(value: unknown): Location | null {
+  if (!isObject(value) || typeof value.path !== 'string' || value.path === '') {
+    return null;
+  }
+  const line = posInt(value.line);
+  if (line === undefined) {
+    return null;
+  }
+  return { path: value.path, line, column: posInt(value.column) ?? 1 };
+}
+
+export function parseFinding(value: unknown): Finding | undefined {
+  if (!isObject(value) || typeof value.code !== 'string' || typeof value.message !== 'string') {
+    return undefined;
+  }
+  const loc = parseLocation(value);
+  const severity = SEVERITIES.includes(value.severity as Severity) ? (value.severity as Severity) : 'warning';
+  const related: Related[] = [];
+  for (const r of Array.isArray(value.related) ? value.related : []) {
+    const rl = parseLocation(r);
+    if (rl && isObject(r)) {
+      related.push({ ...rl, message: str(r.message), role: str(r.role) });
+    }
+  }
+  return {
+    id: str(value.id),
+    code: value.code,
+    severity,
+    message: value.message,
+    path: loc?.path ?? null,
+    line: loc?.line ?? null,
+    column: loc?.column ?? null,
+    related,
+    count: posInt(value.count) ?? 1,
+  };
+}
+
+const NODE_KINDS: readonly NodeKind[] = ['launch', 'array', 'func'];
+
+export function parseGraphNode(value: unknown): GraphNode | undefined {
+  if (!isObject(value) || typeof value.id !== 'string' || value.id === '') {
+    return undefined;
+  }
+  const kind = NODE_KINDS.includes(value.kind as NodeKind) ? (value.kind as NodeKind) : 'func';
+  const shape = Array.isArray(value.shape) && value.shape.every((d) => typeof d === 'number') ? (value.shape as number[]) : null;
+  return {
+    id: value.id,
+    kind,
+    label: str(value.label),
+    location: parseLocation(value.location),
+    requires_grad: typeof value.requires_grad === 'boolean' ? value.requires_grad : null,
+    names: strings(value.names),
+    shape,
+    dtype: str(value.dtype),
+    finding_ids: strings(value.finding_ids),
+  };
+}
+
+export function parseGraphEdge(value: unknown): GraphEdge | undefined {
+  if (!isObject(value) || typeof value.source !== 'string' || typeof value.target !== 'string') {
+    return undefined;
+  }
+  return {
+    source: value.source,
+    target: value.target,
+    kind: value.kind === 'write' ? 'write' : 'read',
+    arg: str(value.arg),
+  };
+}
+
+export function parseTapeGraph(value: unknown): TapeGraph | undefined {
+  if (!isObject(value) || typeof value.id !== 'string') {
+    return undefined;
+  }
+  return {
+    id: value.id,
+    label: str(value.label, value.id),
+    captured_at: str(value.captured_at),
+    location: parseLocation(value.location),
+    dot: str(value.dot),
+    nodes: defined((Array.isArray(value.nodes) ? value.nodes : []).map(parseGraphNode)),
+    edges: defined((Array.isArray(value.edges) ? value.edges : []).map(parseGraphEdge)),
+  };
+}
+
+/** `tapewatch/tapeGraph` result: null stays null, malformed is undefined. */
+export function parseTapeGraphResult(value: unknown): TapeGraphResult | null | undefined {
+  if (value === null) {
+    return null;
+  }
+  if (!isObject(value) || !Array.isArray(value.tapes)) {
+    return undefined;
+  }
+  return {
+    uri: str(value.uri),
+    tapes: defined(value.tapes.map(parseTapeGraph)),
+    findings: defined((Array.isArray(value.findings) ? value.findings : []).map(parseFinding)),
+  };
+}
+
+const RUN_STATUSES: readonly RunStatus[] = ['ok', 'findings', 'failed', 'cancelled'];
+
+export function parseRunSummary(value: unknown): RunSummary | undefined {
+  if (!isObject(value) || !RUN_STATUSES.includes(value.status as RunStatus)) {
+    return undefined;
+  }
+  const rawCounts = isObject(value.counts) ? value.counts : {};
+  const counts = {} as Record<Severity, number>;
+  for (const s of SEVERITIES) {
+    const n = rawCounts[s];
+    counts[s] = typeof n === 'number' && n >= 0 ? n : 0;
+  }
+  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  return {
+    uri: str(value.uri),
+    status: value.status as RunStatus,
+    warp_version: str(value.warp_version),
+    device: str(value.device),
+    seconds: num(value.seconds),
+    exit_code: num(value.exit_code),
+    counts,
+    findings: num(value.findings) ?? 0,
+    tapes: num(value.tapes) ?? 0,
+  };
+}
+
+export function parseDeviceList(value: unknown): DeviceList | undefined {
+  if (!isObject(value) || !Array.isArray(value.devices)) {
+    return undefined;
+  }
+  return { devices: strings(value.devices).filter((d) => d !== ''), warp_version: str(value.warp_version) };
+}
+
+export function parseHarnessResult(value: unknown): HarnessResult | undefined {
+  if (!isObject(value) || typeof value.path !== 'string') {
+    return undefined;
+  }
+  return { path: value.path, uri: str(value.uri) };
+}
+
+function defined<T>(items: (T | undefined)[]): T[] {
+  return items.filter((x): x is T => x !== undefined);
+}

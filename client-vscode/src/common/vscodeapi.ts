@@ -1,0 +1,166 @@
+/**
+ * The one module that calls the `vscode` API at run time.
+ *
+ * Everything else imports `vscode` for types only (`import type`), so the
+ * logic around it (settings, interpreter choice, messages, view models) runs
+ * under plain Node in the unit tests. Keep these wrappers thin: no logic.
+ */
+
+import * as vscode from 'vscode';
+
+export type { Disposable, ExtensionContext, LogOutputChannel, StatusBarItem, TextDocument, Uri, WebviewPanel } from 'vscode';
+
+// --- workspace ---------------------------------------------------------------
+
+export function getConfiguration(section: string, scope?: vscode.ConfigurationScope): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration(section, scope);
+}
+
+export function onDidChangeConfiguration(listener: (e: vscode.ConfigurationChangeEvent) => unknown): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration(listener);
+}
+
+/** Write a setting in the workspace when one is open, else in the user settings. */
+export async function updateSetting(section: string, key: string, value: unknown, scope?: vscode.Uri): Promise<void> {
+  const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await vscode.workspace.getConfiguration(section, scope).update(key, value, target);
+}
+
+export function isTrusted(): boolean {
+  return vscode.workspace.isTrusted;
+}
+
+export function onDidGrantWorkspaceTrust(listener: () => unknown): vscode.Disposable {
+  return vscode.workspace.onDidGrantWorkspaceTrust(listener);
+}
+
+export function workspaceFolderPath(uri?: vscode.Uri): string | undefined {
+  const folder = uri ? vscode.workspace.getWorkspaceFolder(uri) : vscode.workspace.workspaceFolders?.[0];
+  return folder?.uri.fsPath;
+}
+
+export function parseUri(value: string): vscode.Uri {
+  return vscode.Uri.parse(value, true);
+}
+
+export function fileUri(path: string): vscode.Uri {
+  return vscode.Uri.file(path);
+}
+
+export function joinUri(base: vscode.Uri, ...parts: string[]): vscode.Uri {
+  return vscode.Uri.joinPath(base, ...parts);
+}
+
+export async function openDocument(uri: vscode.Uri): Promise<vscode.TextDocument> {
+  return vscode.workspace.openTextDocument(uri);
+}
+
+// --- extensions and commands -----------------------------------------------
+
+/** The exports of another extension, activating it first; undefined if not installed. */
+export async function extensionExports<T>(id: string): Promise<T | undefined> {
+  const ext = vscode.extensions.getExtension<T>(id);
+  if (!ext) {
+    return undefined;
+  }
+  return ext.isActive ? ext.exports : ext.activate();
+}
+
+export function registerCommand(id: string, handler: (...args: unknown[]) => unknown): vscode.Disposable {
+  return vscode.commands.registerCommand(id, handler);
+}
+
+export function executeCommand<T>(id: string, ...args: unknown[]): Thenable<T> {
+  return vscode.commands.executeCommand<T>(id, ...args);
+}
+
+// --- window ------------------------------------------------------------------
+
+export function createLogChannel(name: string): vscode.LogOutputChannel {
+  return vscode.window.createOutputChannel(name, { log: true });
+}
+
+/** LogLevel.Trace / LogLevel.Debug, for deciding the LSP trace level. */
+export const LOG_LEVEL = { trace: vscode.LogLevel.Trace, debug: vscode.LogLevel.Debug } as const;
+
+export function showInformationMessage(message: string, ...items: string[]): Thenable<string | undefined> {
+  return vscode.window.showInformationMessage(message, ...items);
+}
+
+export function showWarningMessage(message: string, ...items: string[]): Thenable<string | undefined> {
+  return vscode.window.showWarningMessage(message, ...items);
+}
+
+export function showErrorMessage(message: string, ...items: string[]): Thenable<string | undefined> {
+  return vscode.window.showErrorMessage(message, ...items);
+}
+
+export function showQuickPick<T extends vscode.QuickPickItem>(items: T[], options: vscode.QuickPickOptions): Thenable<T | undefined> {
+  return vscode.window.showQuickPick(items, options);
+}
+
+export function showInputBox(options: vscode.InputBoxOptions): Thenable<string | undefined> {
+  return vscode.window.showInputBox(options);
+}
+
+export interface ProgressReport {
+  message?: string;
+  increment?: number;
+}
+
+/** A cancellable notification with a progress bar. */
+export function withNotificationProgress<R>(
+  title: string,
+  task: (progress: { report(value: ProgressReport): void }, token: vscode.CancellationToken) => Thenable<R>,
+): Thenable<R> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, task);
+}
+
+/** A quiet spinner in the status bar. */
+export function withWindowProgress<R>(title: string, task: () => Thenable<R>): Thenable<R> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, task);
+}
+
+export function activeDocument(): vscode.TextDocument | undefined {
+  return vscode.window.activeTextEditor?.document;
+}
+
+export function onDidChangeActiveTextEditor(listener: () => unknown): vscode.Disposable {
+  return vscode.window.onDidChangeActiveTextEditor(listener);
+}
+
+/** Open `uri` with the cursor at 1-based `line`:`column`, in the first editor group. */
+export async function showAt(uri: vscode.Uri, line: number, column: number): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const pos = new vscode.Position(Math.max(0, line - 1), Math.max(0, column - 1));
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(pos, pos) });
+}
+
+export function createStatusBarItem(id: string, name: string): vscode.StatusBarItem {
+  const item = vscode.window.createStatusBarItem(id, vscode.StatusBarAlignment.Left, 0);
+  item.name = name;
+  return item;
+}
+
+export function markdown(text: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(text, true);
+  md.isTrusted = false;
+  return md;
+}
+
+export function createWebviewPanel(viewType: string, title: string, localRoot: vscode.Uri): vscode.WebviewPanel {
+  return vscode.window.createWebviewPanel(
+    viewType,
+    title,
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+    { enableScripts: true, localResourceRoots: [localRoot] },
+  );
+}
+
+export function registerWebviewPanelSerializer(viewType: string, serializer: vscode.WebviewPanelSerializer): vscode.Disposable {
+  return vscode.window.registerWebviewPanelSerializer(viewType, serializer);
+}
+
+export function isDevelopmentMode(context: vscode.ExtensionContext): boolean {
+  return context.extensionMode === vscode.ExtensionMode.Development;
+}
