@@ -164,3 +164,7 @@ export function registerWebviewPanelSerializer(viewType: string, serializer: vsc
 export function isDevelopmentMode(context: vscode.ExtensionContext): boolean {
   return context.extensionMode === vscode.ExtensionMode.Development;
 }
+
+export function themeColor(id: string): vscode.ThemeColor {
+  return new vscode.ThemeColor(id);
+}

@@ -1,0 +1,240 @@
+/**
+ * The user's commands (package.json `contributes.commands`). Running and
+ * harness generation execute user code, so they refuse in an untrusted
+ * workspace; the rest only read.
+ */
+
+import * as path from 'node:path';
+import { Commands, ServerCommands } from './common/constants';
+import { errorText } from './common/logging';
+import { progressConverter, type LspProgress } from './common/progress';
+import { isCancellation, type ServerConnection } from './common/server';
+import { SECTION } from './common/settings';
+import * as vsapi from './common/vscodeapi';
+import type { TapeGraphPanel } from './graph/panel';
+import { isObject, parseDeviceList, parseHarnessResult, parseRunSummary, type RunSummary } from './shared/protocol';
+import type { StatusBar } from './statusBar';
+import { describeSummary } from './statusModel';
+
+export interface CommandDeps {
+  server: ServerConnection;
+  status: StatusBar;
+  log: vsapi.LogOutputChannel;
+  graph: TapeGraphPanel;
+}
+
+/** Devices offered when the interpreter cannot be asked (untrusted workspace, server down). */
+const FALLBACK_DEVICES = ['cpu', 'cuda:0'];
+
+export class TapewatchCommands {
+  /** Scripts whose run this client started and still awaits (their runFinished is handled here). */
+  private readonly inFlight = new Set<string>();
+
+  constructor(private readonly deps: CommandDeps) {}
+
+  register(): vsapi.Disposable[] {
+    return [
+      vsapi.registerCommand(Commands.runVerification, (arg) => this.runVerification(arg)),
+      vsapi.registerCommand(Commands.showTapeGraph, (arg) => this.showTapeGraph(arg)),
+      vsapi.registerCommand(Commands.selectDevice, (arg) => this.selectDevice(arg)),
+      vsapi.registerCommand(Commands.generateHarness, (arg) => this.generateHarness(arg)),
+      vsapi.registerCommand(Commands.restartServer, () => this.deps.server.restart()),
+      this.deps.server.onRunFinished((params) => this.onRunFinished(params)),
+    ];
+  }
+
+  async runVerification(arg?: unknown): Promise<RunSummary | undefined> {
+    if (!this.requireTrust('run verification')) {
+      return undefined;
+    }
+    const uri = await this.targetScript(arg, true);
+    if (!uri) {
+      return undefined;
+    }
+    const key = uri.toString();
+    const file = path.basename(uri.fsPath);
+    this.inFlight.add(key);
+    this.deps.status.update({ running: file });
+    try {
+      const result = await this.withProgress(`Tapewatch: verifying ${file}`, ServerCommands.runVerification, [key]);
+      const summary = parseRunSummary(result);
+      if (!summary) {
+        throw new Error('the server answered with an unknown run summary');
+      }
+      this.finished(uri, summary, true);
+      return summary;
+    } catch (err) {
+      if (isCancellation(err)) {
+        this.deps.status.update({ running: undefined });
+        return undefined;
+      }
+      this.deps.status.update({ running: undefined });
+      this.deps.log.error(`Verification of ${key}: ${errorText(err)}`);
+      void this.offerOutput(`Tapewatch: verification of ${file} failed: ${errorText(err)}`);
+      return undefined;
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  async showTapeGraph(arg?: unknown): Promise<void> {
+    const uri = await this.targetScript(arg);
+    if (uri) {
+      await this.deps.graph.show(uri);
+    }
+  }
+
+  async selectDevice(arg?: unknown): Promise<void> {
+    const uri = this.uriFrom(arg) ?? vsapi.activeDocument()?.uri;
+    const current = vsapi.getConfiguration(SECTION, uri).get<string>('device') ?? 'cpu';
+    let devices = FALLBACK_DEVICES;
+    let detail = 'Untrusted workspace: the interpreter is not asked for its devices.';
+    if (vsapi.isTrusted()) {
+      try {
+        const result = await vsapi.withWindowProgress('Tapewatch: listing devices', () =>
+          this.deps.server.executeCommand(ServerCommands.listDevices, uri ? [uri.toString()] : []),
+        );
+        const list = parseDeviceList(result);
+        if (list && list.devices.length) {
+          devices = list.devices;
+          detail = list.warp_version ? `Warp ${list.warp_version}` : '';
+        }
+      } catch (err) {
+        detail = `Could not list devices: ${errorText(err)}`;
+        this.deps.log.warn(detail);
+      }
+    }
+    const other = 'Other…';
+    const items = [...new Set([...devices, current])].map((d) => ({ label: d, description: d === current ? 'current' : undefined }));
+    items.push({ label: other, description: 'type a device name' });
+    const pick = await vsapi.showQuickPick(items, { title: 'Tapewatch: device for runs', placeHolder: detail || 'Select a Warp device' });
+    let device = pick?.label;
+    if (device === other) {
+      device = (await vsapi.showInputBox({ prompt: 'Warp device (cpu, cuda:0, ...)', value: current }))?.trim();
+    }
+    if (device && device !== current) {
+      await vsapi.updateSetting(SECTION, 'device', device, uri);
+      this.deps.status.update({ device });
+    }
+  }
+
+  async generateHarness(arg?: unknown): Promise<void> {
+    if (!this.requireTrust('generate and run a harness')) {
+      return;
+    }
+    const uri = await this.targetScript(arg, true);
+    if (!uri) {
+      return;
+    }
+    const file = path.basename(uri.fsPath);
+    try {
+      const result = parseHarnessResult(
+        await this.withProgress(`Tapewatch: writing a finite-difference harness for ${file}`, ServerCommands.generateHarness, [uri.toString()]),
+      );
+      if (result) {
+        // The server also asks the editor to show it (window/showDocument).
+        this.deps.log.info(`Harness for ${file} written to ${result.path}`);
+      }
+    } catch (err) {
+      if (!isCancellation(err)) {
+        this.deps.log.error(`Harness for ${uri.toString()}: ${errorText(err)}`);
+        void this.offerOutput(`Tapewatch: could not generate a harness for ${file}: ${errorText(err)}`);
+      }
+    }
+  }
+
+  /** `tapewatch/runFinished` from the server: also runs it started itself (run on save). */
+  private onRunFinished(params: unknown): void {
+    if (!isObject(params) || typeof params.uri !== 'string') {
+      return;
+    }
+    const summary = parseRunSummary(params.summary);
+    if (!summary || this.inFlight.has(params.uri)) {
+      return; // our own command's result handles it
+    }
+    this.finished(vsapi.parseUri(params.uri), summary, false);
+  }
+
+  private finished(uri: vsapi.Uri, summary: RunSummary, asked: boolean): void {
+    const file = path.basename(uri.fsPath);
+    this.deps.status.finished(file, summary);
+    void this.deps.graph.refresh(uri.toString());
+    this.deps.log.info(`Run of ${file}: ${describeSummary(summary)}`);
+    if (!asked) {
+      return;
+    }
+    if (summary.status === 'findings') {
+      void vsapi.showInformationMessage(`Tapewatch: ${file}: ${describeSummary(summary)}.`, 'Show Tape Graph').then((pick) => {
+        if (pick) {
+          void this.deps.graph.show(uri);
+        }
+      });
+    } else if (summary.status === 'failed') {
+      void this.offerOutput(`Tapewatch: the run of ${file} ${describeSummary(summary)}.`);
+    }
+  }
+
+  private async offerOutput(message: string): Promise<void> {
+    if ((await vsapi.showErrorMessage(message, 'Show Output')) === 'Show Output') {
+      this.deps.log.show();
+    }
+  }
+
+  private withProgress(title: string, command: string, args: unknown[]): Thenable<unknown> {
+    return vsapi.withNotificationProgress(title, (progress, token) => {
+      const convert = progressConverter();
+      return this.deps.server.executeCommand(command, args, token, (value) => {
+        const report = convert(value as LspProgress);
+        if (report) {
+          progress.report(report);
+        }
+      });
+    });
+  }
+
+  private requireTrust(what: string): boolean {
+    if (vsapi.isTrusted()) {
+      return true;
+    }
+    const manage = 'Manage Workspace Trust';
+    void vsapi
+      .showWarningMessage(
+        `Tapewatch does not ${what} in an untrusted workspace: that runs the workspace's code. Static lints still work.`,
+        manage,
+      )
+      .then((pick) => {
+        if (pick === manage) {
+          void vsapi.executeCommand('workbench.trust.manage');
+        }
+      });
+    return false;
+  }
+
+  private uriFrom(arg: unknown): vsapi.Uri | undefined {
+    if (typeof arg === 'string' && arg !== '') {
+      return vsapi.parseUri(arg);
+    }
+    if (isObject(arg) && typeof arg.scheme === 'string' && typeof arg.fsPath === 'string') {
+      return arg as unknown as vsapi.Uri;
+    }
+    return undefined;
+  }
+
+  /** The Python file a command applies to (menu argument, else the active editor); saved before a run. */
+  private async targetScript(arg: unknown, save = false): Promise<vsapi.Uri | undefined> {
+    const uri = this.uriFrom(arg) ?? vsapi.activeDocument()?.uri;
+    if (!uri || uri.scheme !== 'file') {
+      void vsapi.showWarningMessage('Tapewatch: open a Python file first.');
+      return undefined;
+    }
+    const doc = await vsapi.openDocument(uri);
+    if (doc.languageId !== 'python') {
+      void vsapi.showWarningMessage(`Tapewatch: ${path.basename(uri.fsPath)} is not a Python file.`);
+      return undefined;
+    }
+    if (save && doc.isDirty) {
+      await doc.save();
+    }
+    return uri;
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Reads the `tapewatch` section from VS Code and turns it into the server's
+ * settings (glue between vscodeapi and the pure `settings` module).
+ */
+
+import * as os from 'node:os';
+import type { Uri } from 'vscode';
+import { resolveSettings, SECTION, type RawSettings, type ResolvedSettings } from './settings';
+import { getConfiguration, isTrusted, workspaceFolderPath } from './vscodeapi';
+
+export const SETTING_KEYS = ['interpreter', 'device', 'timeout', 'cwd', 'args', 'env', 'runOnSave', 'lint'] as const;
+
+export function readRawSettings(scope?: Uri): RawSettings {
+  const config = getConfiguration(SECTION, scope);
+  const raw: RawSettings = {};
+  for (const key of SETTING_KEYS) {
+    raw[key] = config.get(key);
+  }
+  return raw;
+}
+
+/**
+ * The settings for `scope` (a document or folder; none: the first folder).
+ * `runInterpreter` fills `interpreter` when the setting is empty (the Python
+ * extension's environment the server was started with).
+ */
+export function readSettings(scope: Uri | undefined, runInterpreter: string | undefined): ResolvedSettings {
+  const resolved = resolveSettings(readRawSettings(scope), {
+    workspaceFolder: workspaceFolderPath(scope),
+    userHome: os.homedir(),
+    env: process.env,
+    trusted: isTrusted(),
+  });
+  if (resolved.settings.interpreter === undefined && runInterpreter !== undefined) {
+    resolved.settings.interpreter = runInterpreter;
+  }
+  return resolved;
+}

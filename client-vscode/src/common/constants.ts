@@ -1,0 +1,29 @@
+/** Identifiers shared by package.json, the client and the server (docs/protocol.md). */
+
+export const EXTENSION_NAME = 'Tapewatch';
+
+/** Commands the user invokes (package.json `contributes.commands`). */
+export const Commands = {
+  runVerification: 'tapewatch.runVerification',
+  showTapeGraph: 'tapewatch.showTapeGraph',
+  selectDevice: 'tapewatch.selectDevice',
+  generateHarness: 'tapewatch.generateHarness',
+  restartServer: 'tapewatch.restartServer',
+} as const;
+
+/** Commands the server executes (`workspace/executeCommand`). */
+export const ServerCommands = {
+  runVerification: 'tapewatch.runVerification',
+  generateHarness: 'tapewatch.generateHarness',
+  listDevices: 'tapewatch.listDevices',
+} as const;
+
+/** Custom messages. */
+export const Methods = {
+  tapeGraph: 'tapewatch/tapeGraph',
+  runFinished: 'tapewatch/runFinished',
+} as const;
+
+export const GRAPH_VIEW_TYPE = 'tapewatch.tapeGraph';
+export const STATUS_ITEM_ID = 'tapewatch.status';
+export const PYTHON_EXTENSION_ID = 'ms-python.python';

@@ -1,0 +1,352 @@
+/**
+ * Starts, restarts and talks to the language server (`<python> -m tapewatch lsp`).
+ */
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { CancellationToken, ConfigurationChangeEvent, Uri } from 'vscode';
+import {
+  DidChangeConfigurationNotification,
+  ErrorCodes,
+  ExecuteCommandRequest,
+  LanguageClient,
+  LSPErrorCodes,
+  ResponseError,
+  RevealOutputChannelOn,
+  State,
+  Trace,
+  WorkDoneProgress,
+  type ClientCapabilities,
+  type DynamicFeature,
+  type ExecuteCommandRegistrationOptions,
+  type FeatureState,
+  type LanguageClientOptions,
+  type RegistrationData,
+  type StaticFeature,
+  type WorkDoneProgressBegin,
+  type WorkDoneProgressEnd,
+  type WorkDoneProgressReport,
+} from 'vscode-languageclient/node';
+import { readSettings } from './config';
+import { EXTENSION_NAME, Methods, PYTHON_EXTENSION_ID } from './constants';
+import { errorText, traceFor } from './logging';
+import { activeEnvironment, chooseInterpreter, runInterpreter, type InterpreterChoice, type PythonExtensionApi } from './python';
+import { describeLaunch, locateServerCode, serverLaunch } from './serverLaunch';
+import { didChangeConfigurationParams, initializationOptions, RESTART_KEYS, SECTION } from './settings';
+import * as vsapi from './vscodeapi';
+
+/**
+ * Command ids. The server lists `tapewatch.runVerification`,
+ * `tapewatch.generateHarness` and `tapewatch.listDevices` in its
+ * `executeCommandProvider`, and vscode-languageclient registers every such id
+ * as a VS Code command. The extension registers `tapewatch.runVerification`
+ * and `tapewatch.generateHarness` itself (palette, menus, keybindings: with
+ * trust checks, saving, progress and cancellation), so the library's
+ * registration would throw "command already exists" — on start, and again on
+ * every restart. We keep the ids the user sees and switch the library's
+ * registration off: this feature still declares the `workspace.executeCommand`
+ * capability but registers no VS Code command; our command handlers send
+ * `workspace/executeCommand` themselves (`ServerConnection.executeCommand`).
+ */
+class ExecuteCommandsWithoutRegistration implements DynamicFeature<ExecuteCommandRegistrationOptions> {
+  constructor(private readonly inner: DynamicFeature<ExecuteCommandRegistrationOptions>) {}
+  get registrationType() {
+    return this.inner.registrationType;
+  }
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    this.inner.fillClientCapabilities(capabilities);
+  }
+  getState(): FeatureState {
+    return { kind: 'workspace', id: this.registrationType.method, registrations: false };
+  }
+  initialize(): void {}
+  register(_data: RegistrationData<ExecuteCommandRegistrationOptions>): void {}
+  unregister(_id: string): void {}
+  clear(): void {}
+}
+
+class TapewatchLanguageClient extends LanguageClient {
+  // Called from the base constructor for each built-in feature: no instance fields here.
+  public override registerFeature(feature: StaticFeature | DynamicFeature<unknown>): void {
+    const method = (feature as Partial<DynamicFeature<unknown>>).registrationType?.method;
+    if (method === ExecuteCommandRequest.method) {
+      super.registerFeature(new ExecuteCommandsWithoutRegistration(feature as DynamicFeature<ExecuteCommandRegistrationOptions>));
+      return;
+    }
+    super.registerFeature(feature);
+  }
+}
+
+export type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
+
+/** A request the user cancelled, whatever way the server reported it. */
+export function isCancellation(err: unknown): boolean {
+  return err instanceof ResponseError && (err.code === LSPErrorCodes.RequestCancelled || err.code === ErrorCodes.PendingResponseRejected);
+}
+
+export class ServerConnection {
+  private client: LanguageClient | undefined;
+  private choice: InterpreterChoice | undefined;
+  private pending: Promise<void> = Promise.resolve();
+  private readonly disposables: vsapi.Disposable[] = [];
+  private readonly reportedProblems = new Set<string>();
+  private readonly runFinishedListeners = new Set<(params: unknown) => void>();
+  private readonly stateListeners = new Set<() => void>();
+  /** Why the last start failed, if it did. */
+  public startError: string | undefined;
+
+  constructor(
+    private readonly context: vsapi.ExtensionContext,
+    private readonly log: vsapi.LogOutputChannel,
+  ) {
+    this.disposables.push(
+      log.onDidChangeLogLevel(() => void this.applyTrace()),
+      vsapi.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
+      vsapi.onDidGrantWorkspaceTrust(() => {
+        this.log.info('Workspace trusted: restarting the server with the workspace settings.');
+        void this.restart();
+      }),
+    );
+    void this.watchPythonExtension();
+  }
+
+  get running(): boolean {
+    return this.client?.state === State.Running;
+  }
+
+  /** The interpreter the server runs on, once started. */
+  get interpreter(): InterpreterChoice | undefined {
+    return this.choice;
+  }
+
+  onRunFinished(listener: (params: unknown) => void): vsapi.Disposable {
+    this.runFinishedListeners.add(listener);
+    return { dispose: () => this.runFinishedListeners.delete(listener) };
+  }
+
+  onDidChangeState(listener: () => void): vsapi.Disposable {
+    this.stateListeners.add(listener);
+    return { dispose: () => this.stateListeners.delete(listener) };
+  }
+
+  /** Start, or stop and start again. Calls are queued, never interleaved. */
+  restart(): Promise<void> {
+    this.pending = this.pending.then(
+      () => this.doRestart(),
+      () => this.doRestart(),
+    );
+    return this.pending;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposables.forEach((d) => d.dispose());
+    await this.pending.catch(() => undefined);
+    await this.stopClient();
+  }
+
+  private async doRestart(): Promise<void> {
+    await this.stopClient();
+    this.startError = undefined;
+    this.fireState();
+
+    const trusted = vsapi.isTrusted();
+    const { settings, problems } = readSettings(undefined, undefined);
+    this.reportProblems(problems);
+    const pythonApi = settings.interpreter ? undefined : await this.pythonExtension();
+    const choice = chooseInterpreter({
+      setting: settings.interpreter,
+      pythonExtension: await activeEnvironment(pythonApi, vsapi.activeDocument()?.uri),
+      trusted,
+      platform: process.platform,
+    });
+    choice.notes.forEach((n) => this.log.warn(n));
+    this.choice = choice;
+
+    const code = locateServerCode({
+      extensionRoot: this.context.extensionPath,
+      development: vsapi.isDevelopmentMode(this.context),
+      exists: (p) => fs.existsSync(p),
+      join: path.join,
+      delimiter: path.delimiter,
+    });
+    if (!code) {
+      this.fail('The Tapewatch server code is missing from the extension (client-vscode/bundled). Reinstall the extension.');
+      return;
+    }
+    const launch = serverLaunch(choice.command, code, process.env, path.delimiter);
+    this.log.info(`Starting the server (${code.mode}, interpreter from ${choice.source}): ${describeLaunch(launch)}`);
+
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [{ scheme: 'file', language: 'python' }],
+      outputChannel: this.log,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationOptions: initializationOptions(this.settingsFor(undefined)),
+      middleware: {
+        workspace: {
+          // `workspace/configuration` pulls get the same validated settings as the push.
+          configuration: async (params, token, next) => {
+            const pulled = await next(params, token);
+            if (!Array.isArray(pulled)) {
+              return pulled;
+            }
+            return params.items.map((item, i) =>
+              item.section === SECTION ? this.settingsFor(item.scopeUri ? vsapi.parseUri(item.scopeUri) : undefined) : pulled[i],
+            );
+          },
+          // We push `{settings: {tapewatch: ...}}` ourselves (onConfigurationChanged).
+          didChangeConfiguration: async () => undefined,
+        },
+      },
+    };
+    const client = new TapewatchLanguageClient(
+      'tapewatch',
+      EXTENSION_NAME,
+      { command: launch.command, args: launch.args, options: { cwd: launch.cwd, env: launch.env } },
+      clientOptions,
+    );
+    client.onDidChangeState(() => this.fireState());
+    client.onNotification(Methods.runFinished, (params: unknown) => {
+      this.runFinishedListeners.forEach((l) => l(params));
+    });
+    this.client = client;
+    try {
+      await client.start();
+      await this.applyTrace();
+      this.log.info(`Server running on ${choice.command}.`);
+    } catch (err) {
+      this.fail(
+        `Tapewatch could not start its server with "${choice.command}": ${errorText(err)}. ` +
+          'Set "tapewatch.interpreter" to a Python 3.9+ that has Warp installed.',
+      );
+    }
+    this.fireState();
+  }
+
+  private fail(message: string): void {
+    this.startError = message;
+    this.log.error(message);
+    void vsapi.showErrorMessage(message, 'Open Settings', 'Show Output').then((pick) => {
+      if (pick === 'Open Settings') {
+        void vsapi.executeCommand('workbench.action.openSettings', 'tapewatch.interpreter');
+      } else if (pick === 'Show Output') {
+        this.log.show();
+      }
+    });
+  }
+
+  private async stopClient(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (!client) {
+      return;
+    }
+    try {
+      if (client.needsStop()) {
+        await client.stop(2000);
+      }
+    } catch (err) {
+      this.log.warn(`Stopping the server: ${errorText(err)}`);
+    }
+    await client.dispose().catch(() => undefined);
+  }
+
+  private settingsFor(scope: Uri | undefined) {
+    const { settings, problems } = readSettings(scope, this.choice ? runInterpreter(this.choice) : undefined);
+    this.reportProblems(problems);
+    return settings;
+  }
+
+  private reportProblems(problems: string[]): void {
+    for (const p of problems) {
+      if (!this.reportedProblems.has(p)) {
+        this.reportedProblems.add(p);
+        this.log.warn(p);
+        void vsapi.showWarningMessage(p);
+      }
+    }
+  }
+
+  private onConfigurationChanged(e: ConfigurationChangeEvent): void {
+    if (!e.affectsConfiguration(SECTION)) {
+      return;
+    }
+    this.reportedProblems.clear();
+    if (RESTART_KEYS.some((k) => e.affectsConfiguration(`${SECTION}.${k}`))) {
+      this.log.info('The interpreter setting changed: restarting the server.');
+      void this.restart();
+      return;
+    }
+    const client = this.client;
+    if (client?.state === State.Running) {
+      client
+        .sendNotification(DidChangeConfigurationNotification.type, didChangeConfigurationParams(this.settingsFor(undefined)))
+        .catch((err) => this.log.warn(`Sending settings: ${errorText(err)}`));
+    }
+  }
+
+  private async pythonExtension(): Promise<PythonExtensionApi | undefined> {
+    try {
+      return await vsapi.extensionExports<PythonExtensionApi>(PYTHON_EXTENSION_ID);
+    } catch (err) {
+      this.log.warn(`The Python extension did not activate: ${errorText(err)}`);
+      return undefined;
+    }
+  }
+
+  private async watchPythonExtension(): Promise<void> {
+    const api = await this.pythonExtension();
+    const subscribe = api?.environments?.onDidChangeActiveEnvironmentPath;
+    if (typeof subscribe === 'function') {
+      this.disposables.push(
+        subscribe(() => {
+          if (this.choice?.source !== 'setting') {
+            this.log.info("The Python extension's active environment changed: restarting the server.");
+            void this.restart();
+          }
+        }),
+      );
+    }
+  }
+
+  private async applyTrace(): Promise<void> {
+    const client = this.client;
+    if (client?.state !== State.Running) {
+      return;
+    }
+    const level = traceFor(this.log.logLevel, vsapi.LOG_LEVEL);
+    await client.setTrace(level === 'verbose' ? Trace.Verbose : level === 'messages' ? Trace.Messages : Trace.Off);
+  }
+
+  private fireState(): void {
+    this.stateListeners.forEach((l) => l());
+  }
+
+  private requireClient(): LanguageClient {
+    const client = this.client;
+    if (client?.state !== State.Running) {
+      throw new Error(this.startError ?? 'The Tapewatch server is not running (Tapewatch: Restart Server).');
+    }
+    return client;
+  }
+
+  /** `workspace/executeCommand`, with work-done progress on a token of our own. */
+  async executeCommand(
+    command: string,
+    args: unknown[],
+    token?: CancellationToken,
+    onProgress?: (value: ProgressValue) => void,
+  ): Promise<unknown> {
+    const client = this.requireClient();
+    const workDoneToken = `tapewatch-${command}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+    const subscription = onProgress ? client.onProgress(WorkDoneProgress.type, workDoneToken, onProgress) : undefined;
+    try {
+      return await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args, workDoneToken }, token);
+    } finally {
+      subscription?.dispose();
+    }
+  }
+
+  async request(method: string, params: unknown, token?: CancellationToken): Promise<unknown> {
+    return this.requireClient().sendRequest(method, params, token);
+  }
+}

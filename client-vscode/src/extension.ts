@@ -1,0 +1,47 @@
+/**
+ * Tapewatch for VS Code: wires the language server, the commands, the status
+ * bar and the tape-graph view together. Each piece lives in its own module.
+ */
+
+import { TapewatchCommands } from './commands';
+import { EXTENSION_NAME } from './common/constants';
+import { ServerConnection } from './common/server';
+import { SECTION } from './common/settings';
+import * as vsapi from './common/vscodeapi';
+import { TapeGraphPanel } from './graph/panel';
+import { StatusBar } from './statusBar';
+
+let server: ServerConnection | undefined;
+
+function configuredDevice(): string {
+  return vsapi.getConfiguration(SECTION, vsapi.activeDocument()?.uri).get<string>('device') || 'cpu';
+}
+
+export async function activate(context: vsapi.ExtensionContext): Promise<void> {
+  const log = vsapi.createLogChannel(EXTENSION_NAME);
+  const connection = new ServerConnection(context, log);
+  server = connection;
+  const status = new StatusBar(configuredDevice());
+  // The view's "Run verification" button calls back into the commands (only after activation).
+  const graph = new TapeGraphPanel(context, connection, log, (uri) => commands.runVerification(uri));
+  const commands = new TapewatchCommands({ server: connection, status, log, graph });
+
+  context.subscriptions.push(
+    log,
+    status,
+    ...commands.register(),
+    connection.onDidChangeState(() => status.update({ serverDown: connection.startError })),
+    vsapi.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`${SECTION}.device`)) {
+        status.update({ device: configuredDevice() });
+      }
+    }),
+    vsapi.onDidGrantWorkspaceTrust(() => status.update({})),
+  );
+  await connection.restart();
+}
+
+export async function deactivate(): Promise<void> {
+  await server?.dispose();
+  server = undefined;
+}

@@ -1,0 +1,127 @@
+"""One pass over a Warp function body, indexing what the kernel rules ask about.
+
+Rules read these lists instead of walking the body again, so linting costs
+one walk per kernel however many rules there are.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from typing import Callable, Dict, List, Tuple
+
+from .exprs import pos
+
+Pos = Tuple[int, int]
+
+# Binary operators whose adjoint needs the value of the *other* operand (or,
+# for the divisor and exponent, of the operand itself).
+_NONLINEAR_BINOPS = (ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
+
+
+class FunctionIndex:
+    """Nodes of one function body, in source order."""
+
+    def __init__(self) -> None:
+        self.augassigns: List[ast.AugAssign] = []
+        self.assigns: List[ast.stmt] = []  # Assign and AnnAssign with a value
+        self.calls: List[ast.Call] = []
+        self.loops: List[ast.stmt] = []  # For and While
+        # name -> positions where the name is (re)bound by ``=``/``for``/``with``
+        self.stores: Dict[str, List[Pos]] = defaultdict(list)
+        # name -> (position, node) where its value is read (``x += 1`` reads x)
+        self.loads: Dict[str, List[Tuple[Pos, ast.AST]]] = defaultdict(list)
+        # name -> reads whose adjoint needs the value itself: a divisor, a factor
+        # next to a non-constant, a call argument, an index, a comparison
+        self.value_uses: Dict[str, List[Tuple[Pos, ast.AST]]] = defaultdict(list)
+        # name -> (position, value) of each ``name = value``
+        self.bindings: Dict[str, List[Tuple[Pos, ast.expr]]] = defaultdict(list)
+
+
+def build(fn_node: ast.FunctionDef, is_constant: Callable[[ast.AST], bool],
+          is_linear_call: Callable[[ast.Call], bool]) -> FunctionIndex:
+    idx = FunctionIndex()
+    for stmt in fn_node.body:
+        for node in ast.walk(stmt):
+            kind = type(node)
+            if kind is ast.Name:
+                if isinstance(node.ctx, ast.Load):
+                    idx.loads[node.id].append((pos(node), node))
+            elif kind is ast.Call:
+                idx.calls.append(node)
+                if not is_linear_call(node):
+                    for arg in node.args:
+                        _value_use(idx, arg, node, is_linear_call)
+            elif kind is ast.BinOp:
+                if isinstance(node.op, _NONLINEAR_BINOPS):
+                    _binop_uses(idx, node, is_constant, is_linear_call)
+            elif kind is ast.Compare:
+                _value_use(idx, node.left, node, is_linear_call)
+                for c in node.comparators:
+                    _value_use(idx, c, node, is_linear_call)
+            elif kind is ast.Subscript:
+                index = node.slice
+                for part in index.elts if isinstance(index, ast.Tuple) else (index,):
+                    _value_use(idx, part, node, is_linear_call)
+            elif kind is ast.Assign:
+                idx.assigns.append(node)
+                for target in node.targets:
+                    _record_stores(idx, target, node.value)
+            elif kind is ast.AnnAssign:
+                if node.value is not None:
+                    idx.assigns.append(node)
+                    _record_stores(idx, node.target, node.value)
+            elif kind is ast.AugAssign:
+                idx.augassigns.append(node)
+                if isinstance(node.target, ast.Name):
+                    idx.loads[node.target.id].append((pos(node.target), node.target))
+            elif kind is ast.For or kind is ast.While:
+                idx.loops.append(node)
+                if kind is ast.For:
+                    _record_stores(idx, node.target, None)
+            elif kind is ast.withitem and node.optional_vars is not None:
+                _record_stores(idx, node.optional_vars, None)
+    # ast.walk is breadth-first; rules want source order.
+    idx.loops.sort(key=pos)
+    idx.assigns.sort(key=pos)
+    idx.augassigns.sort(key=pos)
+    idx.calls.sort(key=pos)
+    for table in (idx.loads, idx.value_uses):
+        for entries in table.values():
+            entries.sort(key=lambda e: e[0])
+    for entries in idx.stores.values():
+        entries.sort()
+    return idx
+
+
+def _value_use(idx: FunctionIndex, operand: ast.AST, user: ast.AST, is_linear_call) -> None:
+    # See through casts and one-argument constructors: ``s / float(n)`` needs n.
+    while isinstance(operand, ast.Call) and len(operand.args) == 1 and is_linear_call(operand):
+        operand = operand.args[0]
+    if isinstance(operand, ast.Name):
+        idx.value_uses[operand.id].append((pos(operand), user))
+
+
+def _binop_uses(idx: FunctionIndex, node: ast.BinOp, is_constant, is_linear_call) -> None:
+    if isinstance(node.op, (ast.Mult, ast.MatMult)):
+        # a * b: the adjoint of a needs b and vice versa; a constant factor needs nothing.
+        if not is_constant(node.right):
+            _value_use(idx, node.left, node, is_linear_call)
+        if not is_constant(node.left):
+            _value_use(idx, node.right, node, is_linear_call)
+    else:
+        # a / b, a ** b, a % b: the divisor/exponent is always needed, the
+        # numerator only when the divisor is not a constant.
+        _value_use(idx, node.right, node, is_linear_call)
+        if isinstance(node.op, ast.Pow) or not is_constant(node.right):
+            _value_use(idx, node.left, node, is_linear_call)
+
+
+def _record_stores(idx: FunctionIndex, target: ast.AST, value) -> None:
+    if isinstance(target, ast.Name):
+        idx.stores[target.id].append(pos(target))
+        if value is not None:
+            idx.bindings[target.id].append((pos(target), value))
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for elt in target.elts:
+            _record_stores(idx, elt.value if isinstance(elt, ast.Starred) else elt, None)

@@ -1,0 +1,262 @@
+"""Everything the rules share about one file, gathered in one parse and one walk.
+
+The module walk records file-level facts (imports, Warp functions, structs,
+constants, module options, tapes, differentiation sites).  It does not descend
+into Warp function bodies: each gets its own single walk (``body.build``),
+so every node of the file is visited about once.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, Optional, Set, Tuple
+
+from . import body
+from .exprs import Number, numeric_value
+from .findings import Source
+from .kernels import (
+    FUNC,
+    KERNEL,
+    WarpFunction,
+    collect_struct_fields,
+    decorator_kind,
+    dict_entries,
+    struct_array_fields,
+    warp_function,
+)
+from .names import Names, unparse
+from .vectypes import ValueType, constructed_type, user_type_from_factory
+
+DEFAULT_MAX_UNROLL = 16  # warp.config.max_unroll's default in every supported release
+
+_LINEAR_CALLS = frozenset(
+    "warp." + n for n in "atomic_add atomic_sub add sub neg pos float16 float32 float64 "
+    "int8 int16 int32 int64 uint8 uint16 uint32 uint64".split()
+)
+
+
+class OptionSite:
+    """A place that sets a Warp option: ``enable_backward=False``, ``{"max_unroll": 4}``..."""
+
+    __slots__ = ("scope", "key", "value", "start", "end", "kernel")
+
+    def __init__(self, scope: str, key: str, value: ast.expr, start: ast.AST, end: ast.AST,
+                 kernel: Optional[str] = None) -> None:
+        self.scope = scope  # "kernel", "kernel-module", "module" or "global"
+        self.key = key
+        self.value = value
+        self.start = start
+        self.end = end
+        self.kernel = kernel
+
+
+class FileContext:
+    def __init__(self, tree: ast.Module, src: Source) -> None:
+        self.tree = tree
+        self.src = src
+        self.names = Names()
+        self.functions: List[WarpFunction] = []
+        self.structs: Dict[str, Dict[str, ast.expr]] = {}
+        self.constants: Dict[str, Number] = {}
+        self.user_types: Dict[str, ValueType] = {}
+        self.options: List[OptionSite] = []  # every option site, in source order
+        self.diff_sites: List[ast.AST] = []  # wp.Tape(), .backward(), wp.autograd.*
+        self.withs: List[Tuple[ast.With, Optional[ast.AST]]] = []  # (with, enclosing def)
+        # texts bound to ``wp.Tape()``: per enclosing def for plain names,
+        # file-wide for attributes (``self.tape = wp.Tape()`` in __init__).
+        self.tape_names: Dict[Optional[ast.AST], Set[str]] = {}
+        self.tape_attrs: Set[str] = set()
+        self._struct_arrays: Dict[str, frozenset] = {}
+        self._collect()
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def path(self) -> str:
+        return self.src.path
+
+    def differentiated_functions(self) -> List[WarpFunction]:
+        return [f for f in self.functions if f.kind in (KERNEL, FUNC)]
+
+    def numeric(self, node: ast.AST) -> Optional[Number]:
+        return numeric_value(node, self.names, self.constants)
+
+    def is_constant(self, node: ast.AST) -> bool:
+        return self.numeric(node) is not None
+
+    def is_linear_call(self, call: ast.Call) -> bool:
+        """Calls whose adjoint never needs an argument's value (constructors, casts, atomics)."""
+        if isinstance(call.func, ast.Name) and call.func.id in ("float", "int"):
+            return True
+        if constructed_type(call, self.names, self.user_types) is not None:
+            return True
+        return self.names.qualname(call.func) in _LINEAR_CALLS
+
+    def struct_arrays(self, struct: str) -> frozenset:
+        if struct not in self._struct_arrays:
+            self._struct_arrays[struct] = struct_array_fields(self.structs.get(struct, {}), self.names)
+        return self._struct_arrays[struct]
+
+    def option(self, key: str, fn: Optional[WarpFunction] = None) -> Optional[ast.expr]:
+        """The value Warp would use for a module option: the kernel's own, else the file's last."""
+        if fn is not None and key in fn.module_options:
+            return fn.module_options[key]
+        # set_module_options is more specific than wp.config, so it wins; within
+        # one scope the last assignment in the file is the one in force.
+        found = {}
+        for site in self.options:
+            if site.key == key and site.scope in ("module", "global"):
+                found[site.scope] = site.value
+        return found.get("module", found.get("global"))
+
+    def max_unroll(self, fn: Optional[WarpFunction] = None) -> int:
+        node = self.option("max_unroll", fn)
+        value = self.numeric(node) if node is not None else None
+        return int(value) if isinstance(value, (int, float)) else DEFAULT_MAX_UNROLL
+
+    def is_tape_expr(self, expr: ast.expr, scope: Optional[ast.AST]) -> bool:
+        """``wp.Tape()``, or a name/attribute bound to one, used as a context manager."""
+        if isinstance(expr, ast.Call) and self.names.is_warp(expr.func, "Tape"):
+            return True
+        if isinstance(expr, ast.Name):
+            return expr.id in self.tape_names.get(scope, ())
+        return isinstance(expr, ast.Attribute) and unparse(expr) in self.tape_attrs
+
+    # ------------------------------------------------------------------ the walk
+
+    def _collect(self) -> None:
+        tree = self.tree
+        # Imports first (they are at the top in practice) so decorators resolve
+        # during the walk; imports found later still count for the final pass.
+        for stmt in tree.body:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                self.names.add_import(stmt)
+        self.names.finish()
+        self._module_constants(tree)
+
+        defs: List[ast.FunctionDef] = []
+        wrapped: Dict[str, str] = {}  # k = wp.kernel(f): function name -> kind
+        stack: List[Tuple[ast.AST, Optional[ast.AST]]] = [(tree, None)]
+        while stack:
+            node, scope = stack.pop()
+            kind = type(node)
+            if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                defs.append(node)
+                if any(decorator_kind(d, self.names) for d in node.decorator_list):
+                    continue  # a Warp body: body.build walks it
+                for d in node.decorator_list:
+                    stack.append((d, scope))
+                for child in node.body:
+                    stack.append((child, node))
+                continue
+            if kind is ast.Import or kind is ast.ImportFrom:
+                self.names.add_import(node)
+            elif kind is ast.ClassDef:
+                self._class(node)
+            elif kind is ast.Call:
+                self._call(node, wrapped)
+            elif kind is ast.Assign:
+                self._assign(node, scope)
+            elif kind is ast.With:
+                self.withs.append((node, scope))
+            for child in ast.iter_child_nodes(node):
+                stack.append((child, scope))
+        self.names.finish()
+
+        for d in defs:
+            fn = warp_function(d, self.names, self.structs, wrapped.get(d.name))
+            if fn is not None:
+                fn.index = body.build(fn.node, self.is_constant, self.is_linear_call)
+                self.functions.append(fn)
+                self._kernel_options(fn)
+        self.functions.sort(key=lambda f: f.node.lineno)
+        self.withs.sort(key=lambda w: (w[0].lineno, w[0].col_offset))
+        self.options.sort(key=lambda s: (s.start.lineno, s.start.col_offset))
+        self.diff_sites.sort(key=lambda n: (n.lineno, n.col_offset))
+
+    def _module_constants(self, tree: ast.Module) -> None:
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                target, value = stmt.targets[0], stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                target, value = stmt.target, stmt.value
+            else:
+                continue
+            if not isinstance(target, ast.Name):
+                continue
+            number = numeric_value(value, self.names, self.constants)
+            if number is not None:
+                self.constants[target.id] = number
+                continue
+            vtype = user_type_from_factory(value, self.names)
+            if vtype is not None:
+                self.user_types[target.id] = vtype
+
+    def _class(self, node: ast.ClassDef) -> None:
+        if any(self.names.is_warp(d.func if isinstance(d, ast.Call) else d, "struct") for d in node.decorator_list):
+            self.structs[node.name] = collect_struct_fields(node)
+        for base in node.bases:  # class vec5(wp.types.vector(length=5, dtype=float)): pass
+            vtype = user_type_from_factory(base, self.names)
+            if vtype is not None:
+                self.user_types[node.name] = vtype
+
+    def _call(self, node: ast.Call, wrapped: Dict[str, str]) -> None:
+        func = node.func
+        q = self.names.qualname(func)
+        if q == "warp.Tape" or (q or "").startswith("warp.autograd."):
+            self.diff_sites.append(node)
+        elif isinstance(func, ast.Attribute) and func.attr == "backward":
+            self.diff_sites.append(node)
+        elif q == "warp.set_module_options" and node.args:
+            for key, value in dict_entries(node.args[0]).items():
+                self._option("module", key, value, node.args[0])
+        elif q in ("warp.kernel", "warp.func") and node.args and isinstance(node.args[0], ast.Name):
+            wrapped[node.args[0].id] = q[5:]
+
+    def _option(self, scope: str, key: str, value: ast.expr, container: ast.expr,
+                kernel: Optional[str] = None) -> None:
+        # Underline ``"key": value`` inside a dict, ``key=value`` in dict(...).
+        start = value
+        if isinstance(container, ast.Dict):
+            for k, v in zip(container.keys, container.values):
+                if v is value and k is not None:
+                    start = k
+        elif isinstance(container, ast.Call):
+            for kw in container.keywords:
+                if kw.value is value:
+                    start = kw
+        self.options.append(OptionSite(scope, key, value, start, value, kernel))
+
+    def _assign(self, node: ast.Assign, scope: Optional[ast.AST]) -> None:
+        value = node.value
+        is_tape = isinstance(value, ast.Call) and self.names.is_warp(value.func, "Tape")
+        for target in node.targets:
+            if is_tape:
+                if isinstance(target, ast.Name):
+                    self.tape_names.setdefault(scope, set()).add(target.id)
+                elif isinstance(target, ast.Attribute):
+                    self.tape_attrs.add(unparse(target))
+            elif isinstance(target, ast.Attribute):
+                q = self.names.qualname(target.value)
+                if q == "warp.config":  # wp.config.enable_backward = False
+                    self.options.append(OptionSite("global", target.attr, value, node, node))
+
+    def _kernel_options(self, fn: WarpFunction) -> None:
+        dec = fn.decorator
+        if not isinstance(dec, ast.Call):
+            return
+        for kw in dec.keywords:
+            if kw.arg == "enable_backward":
+                self.options.append(OptionSite("kernel", kw.arg, kw.value, kw, kw, fn.name))
+            elif kw.arg == "module_options":
+                for key, value in fn.module_options.items():
+                    self._option("kernel-module", key, value, kw.value, fn.name)
+
+
+def parse(source: str, path: str) -> Optional[FileContext]:
+    """The file's context, or None when it is not Python (the server reports syntax errors)."""
+    try:
+        tree = ast.parse(source, filename=path or "<unknown>")
+    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+        return None
+    return FileContext(tree, Source(source, path))

@@ -1,0 +1,1 @@
+"""One module per TW3xx rule.  Each exposes ``CODE`` and ``check(ctx) -> iterable of Finding``."""

@@ -1,0 +1,235 @@
+"""TW302: a component of a local vector/matrix/quaternion is assigned a second time.
+
+Warp lets each component of a local value type be assigned once; after that
+only ``+=`` / ``-=`` are safe ("Vector, Matrix, and Quaternion Component
+Assignment" in Warp's Differentiability guide).  The adjoint of a component
+assignment adds the component's adjoint to the new value without clearing
+it, so the value assigned first (or passed to the constructor) receives a
+gradient it never earned.
+
+The walk follows control flow loosely: ``if``/``else`` branches are
+exclusive, loops may run zero times, and rebinding the name starts a new
+vector.  Silent when the file sets ``wp.config.enable_vector_component_overwrites
+= True`` (Warp then copies on write and the gradient is right).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from tapewatch.model import Finding
+
+from .. import findings
+from ..context import FileContext
+from ..kernels import WarpFunction
+from ..names import unparse
+from ..vectypes import MATRIX, TRANSFORM, ValueType, constructed_type
+
+CODE = "TW302"
+
+_ATTR_INDEX = {"x": 0, "y": 1, "z": 2, "w": 3}
+
+Key = Tuple  # component path: (0,), (1, 2), ("p",), ("expr", "i"); () = every component
+
+
+class _Mark:
+    """Where a component was first given a value, and how."""
+
+    __slots__ = ("node", "how")
+
+    def __init__(self, node: ast.AST, how: str) -> None:
+        self.node = node
+        self.how = how  # "=", "+=", "update" (``v *= s``), "constructor"
+
+
+class _Vector:
+    __slots__ = ("vtype", "marks")
+
+    def __init__(self, vtype: ValueType, marks: Dict[Key, _Mark]) -> None:
+        self.vtype = vtype
+        self.marks = marks
+
+    def copy(self) -> "_Vector":
+        return _Vector(self.vtype, dict(self.marks))
+
+
+State = Dict[str, _Vector]
+
+
+def check(ctx: FileContext) -> Iterator[Finding]:
+    flag = ctx.option("enable_vector_component_overwrites")
+    if isinstance(flag, ast.Constant) and flag.value is True:
+        return
+    for fn in ctx.differentiated_functions():
+        out: List[Finding] = []
+        _Walker(ctx, fn, out).block(fn.node.body, {})
+        yield from out
+
+
+class _Walker:
+    def __init__(self, ctx: FileContext, fn: WarpFunction, out: List[Finding]) -> None:
+        self.ctx = ctx
+        self.fn = fn
+        self.out = out
+
+    def block(self, stmts: List[ast.stmt], state: State) -> State:
+        for s in stmts:
+            state = self.stmt(s, state)
+        return state
+
+    def stmt(self, s: ast.stmt, state: State) -> State:
+        if isinstance(s, ast.If):
+            return _merge(self.block(s.body, _copy(state)), self.block(s.orelse, _copy(state)))
+        if isinstance(s, (ast.For, ast.While)):
+            # The body may run zero times; an assignment repeated by a dynamic
+            # loop is not reported (the index usually changes per iteration).
+            return _merge(state, self.block(s.body + s.orelse, _copy(state)))
+        if isinstance(s, ast.With):
+            return self.block(s.body, state)
+        if isinstance(s, ast.Try):
+            state = self.block(s.body, state)
+            for h in s.handlers:
+                state = _merge(state, self.block(h.body, _copy(state)))
+            return self.block(s.finalbody, self.block(s.orelse, state))
+        if isinstance(s, ast.Assign):
+            for target in s.targets:
+                self.assign(target, s.value, state, s)
+        elif isinstance(s, ast.AnnAssign) and s.value is not None:
+            self.assign(s.target, s.value, state, s)
+        elif isinstance(s, ast.AugAssign):
+            found = self.component(s.target, state)
+            if found is not None:
+                var, key = found
+                if not _overlapping(state[var].marks, key):
+                    state[var].marks[key] = _Mark(s.target, "+=")
+            elif isinstance(s.target, ast.Name) and s.target.id in state:
+                # ``v += w`` gives every component a value from ``w``.
+                how = "+=" if isinstance(s.op, (ast.Add, ast.Sub)) else "update"
+                state[s.target.id].marks.setdefault((), _Mark(s, how))
+        return state
+
+    def assign(self, target: ast.expr, value: ast.expr, state: State, stmt: ast.stmt) -> None:
+        if isinstance(target, ast.Name):
+            vtype = constructed_type(value, self.ctx.names, self.ctx.user_types)
+            if vtype is not None:
+                state[target.id] = _Vector(vtype, self.constructor_marks(value, vtype))
+            else:
+                state.pop(target.id, None)  # rebound to something we do not track
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            for elt in target.elts:
+                if isinstance(elt, ast.Name):
+                    state.pop(elt.id, None)
+            return
+        found = self.component(target, state)
+        if found is None:
+            return
+        var, key = found
+        vec = state[var]
+        earlier = _overlapping(vec.marks, key)
+        if earlier is not None:
+            self.report(target, var, earlier)
+        else:
+            vec.marks[key] = _Mark(target, "=")
+
+    def constructor_marks(self, call: ast.Call, vtype: ValueType) -> Dict[Key, _Mark]:
+        """Components the constructor sets from non-constant values (constants carry no gradient)."""
+        if vtype.constant or not call.args:
+            return {}
+        args = call.args
+        varying = [i for i, a in enumerate(args) if not self.ctx.is_constant(a)]
+        if not varying:
+            return {}
+        mark = _Mark(call, "constructor")
+        if len(args) == 1 or vtype.family == TRANSFORM:
+            return {(): mark}
+        if vtype.family == MATRIX:
+            if vtype.shape and len(args) == vtype.shape[0] * vtype.shape[1]:
+                cols = vtype.shape[1]
+                return {(i // cols, i % cols): mark for i in varying}
+            return {(): mark}  # rows/columns given as vectors
+        return {(i,): mark for i in varying}
+
+    def component(self, target: ast.expr, state: State) -> Optional[Tuple[str, Key]]:
+        """(variable, component key) if ``target`` is a component of a tracked local value."""
+        parts: List = []
+        node = target
+        while isinstance(node, (ast.Subscript, ast.Attribute)):
+            if isinstance(node, ast.Attribute):
+                parts.insert(0, ("attr", node.attr))
+            else:
+                index = node.slice
+                if isinstance(index, ast.Slice):
+                    return None
+                elts = index.elts if isinstance(index, ast.Tuple) else [index]
+                parts[0:0] = [("index", e) for e in elts]
+            node = node.value
+        if not isinstance(node, ast.Name) or node.id not in state or not parts:
+            return None
+        vec = state[node.id]
+        key = []
+        for i, (kind, part) in enumerate(parts):
+            if kind == "attr":
+                key.append(_ATTR_INDEX.get(part, part) if vec.vtype.family != TRANSFORM else part)
+                continue
+            value = self.ctx.numeric(part)
+            if isinstance(value, int):
+                size = _size(vec.vtype, i)
+                key.append(value + size if value < 0 and size else value)
+            else:
+                key.append(("expr", unparse(part)))
+        return node.id, tuple(key)
+
+    def report(self, target: ast.expr, var: str, earlier: _Mark) -> None:
+        line = getattr(earlier.node, "lineno", 0)
+        if earlier.how == "constructor":
+            first = "it was set by the constructor at line %d" % line
+        elif earlier.how == "+=":
+            first = "it was updated with `+=`/`-=` at line %d" % line
+        elif earlier.how == "update":
+            first = "it was updated at line %d" % line
+        else:
+            first = "first assigned at line %d" % line
+        text = unparse(target)
+        self.out.append(findings.make(
+            self.ctx.src, CODE,
+            "Component `%s` of local `%s` is assigned again (%s): Warp allows one assignment per component, "
+            "re-assigning invalidates the gradient of `%s`" % (text, var, first, var),
+            target,
+            related=[findings.related(self.ctx.src, earlier.node, "`%s` got its first value here" % text, "first-assignment")],
+            data={"kernel": self.fn.name, "variable": var, "component": text, "first_line": line},
+        ))
+
+
+def _size(vtype: ValueType, axis: int) -> Optional[int]:
+    if vtype.shape:
+        return vtype.shape[axis] if axis < 2 else None
+    return vtype.length if axis == 0 else None
+
+
+def _overlapping(marks: Dict[Key, _Mark], key: Key) -> Optional[_Mark]:
+    """A mark for ``key``, a whole row containing it, or a component inside it."""
+    for k, mark in marks.items():
+        n = min(len(k), len(key))
+        if k[:n] == key[:n]:
+            return mark
+    return None
+
+
+def _copy(state: State) -> State:
+    return {k: v.copy() for k, v in state.items()}
+
+
+def _merge(a: State, b: State) -> State:
+    """After a branch: a variable is tracked if both paths track it; marks from either path count."""
+    out: State = {}
+    for var, vec in a.items():
+        other = b.get(var)
+        if other is None or other.vtype != vec.vtype:
+            continue
+        merged = vec.copy()
+        for k, m in other.marks.items():
+            merged.marks.setdefault(k, m)
+        out[var] = merged
+    return out

@@ -1,0 +1,54 @@
+"""Shared fixtures: the interpreters that run the probe, and example markers.
+
+The probe is tested under the newest Warp (the interpreter running the
+tests) and the oldest supported one (1.14, in its own venv made by
+``scripts/test``; ``TAPEWATCH_OLD_WARP_PYTHON`` points elsewhere).  Under CI
+a missing old-Warp interpreter is an error, not a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+sys.path.insert(0, str(ROOT / "server"))
+
+
+def old_warp_python():
+    env = os.environ.get("TAPEWATCH_OLD_WARP_PYTHON")
+    candidate = Path(env) if env else ROOT / ".venv-warp114" / "bin" / "python"
+    return str(candidate) if candidate.exists() else None
+
+
+WARP_PYTHONS = [pytest.param(sys.executable, id="warp-new")]
+_old = old_warp_python()
+if _old:
+    WARP_PYTHONS.append(pytest.param(_old, id="warp-1.14", marks=pytest.mark.old_warp))
+elif os.environ.get("CI"):
+    raise RuntimeError("CI needs the Warp 1.14 interpreter: run scripts/test (or set TAPEWATCH_OLD_WARP_PYTHON)")
+else:
+    WARP_PYTHONS.append(pytest.param(None, id="warp-1.14",
+                                     marks=pytest.mark.skip(reason="no Warp 1.14 venv; run scripts/test")))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_kernel_cache(tmp_path_factory):
+    """Keep Warp's kernel cache of test runs out of the user's cache folder."""
+    os.environ["WARP_CACHE_PATH"] = str(tmp_path_factory.mktemp("warp-cache"))
+
+
+def markers(path: Path) -> dict:
+    """``# expect: TW101`` / ``# reader`` / ``# alloc: x`` ... comments → {marker: [lines]}."""
+    out: dict = {}
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        m = re.search(r"#\s*(expect|reader|alloc|caller|compiled-by)\b:?\s*(\S*)", line)
+        if m:
+            key = m.group(1) if m.group(1) != "expect" else "expect:" + m.group(2)
+            out.setdefault(key, []).append(number)
+    return out
