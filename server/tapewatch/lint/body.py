@@ -10,7 +10,7 @@ import ast
 from collections import defaultdict
 from typing import Callable, Dict, List, Tuple
 
-from .exprs import pos
+from .exprs import end_pos, pos
 
 Pos = Tuple[int, int]
 
@@ -27,7 +27,7 @@ class FunctionIndex:
         self.assigns: List[ast.stmt] = []  # Assign and AnnAssign with a value
         self.calls: List[ast.Call] = []
         self.loops: List[ast.stmt] = []  # For and While
-        # name -> positions where the name is (re)bound by ``=``/``for``/``with``
+        # name -> positions where a new binding of the name takes effect (``=``, ``for``, ``with``)
         self.stores: Dict[str, List[Pos]] = defaultdict(list)
         # name -> (position, node) where its value is read (``x += 1`` reads x)
         self.loads: Dict[str, List[Tuple[Pos, ast.AST]]] = defaultdict(list)
@@ -66,11 +66,11 @@ def build(fn_node: ast.FunctionDef, is_constant: Callable[[ast.AST], bool],
             elif kind is ast.Assign:
                 idx.assigns.append(node)
                 for target in node.targets:
-                    _record_stores(idx, target, node.value)
+                    _record_stores(idx, target, node.value, end_pos(node))
             elif kind is ast.AnnAssign:
                 if node.value is not None:
                     idx.assigns.append(node)
-                    _record_stores(idx, node.target, node.value)
+                    _record_stores(idx, node.target, node.value, end_pos(node))
             elif kind is ast.AugAssign:
                 idx.augassigns.append(node)
                 if isinstance(node.target, ast.Name):
@@ -78,9 +78,9 @@ def build(fn_node: ast.FunctionDef, is_constant: Callable[[ast.AST], bool],
             elif kind is ast.For or kind is ast.While:
                 idx.loops.append(node)
                 if kind is ast.For:
-                    _record_stores(idx, node.target, None)
+                    _record_stores(idx, node.target, None, pos(node.target))
             elif kind is ast.withitem and node.optional_vars is not None:
-                _record_stores(idx, node.optional_vars, None)
+                _record_stores(idx, node.optional_vars, None, pos(node.optional_vars))
     # ast.walk is breadth-first; rules want source order.
     idx.loops.sort(key=pos)
     idx.assigns.sort(key=pos)
@@ -117,11 +117,13 @@ def _binop_uses(idx: FunctionIndex, node: ast.BinOp, is_constant, is_linear_call
             _value_use(idx, node.left, node, is_linear_call)
 
 
-def _record_stores(idx: FunctionIndex, target: ast.AST, value) -> None:
+def _record_stores(idx: FunctionIndex, target: ast.AST, value, at: Pos) -> None:
+    # ``at`` is where the new binding takes effect: the end of an assignment
+    # (its right-hand side still reads the old value), the target of a ``for``.
     if isinstance(target, ast.Name):
-        idx.stores[target.id].append(pos(target))
+        idx.stores[target.id].append(at)
         if value is not None:
-            idx.bindings[target.id].append((pos(target), value))
+            idx.bindings[target.id].append((at, value))
     elif isinstance(target, (ast.Tuple, ast.List)):
         for elt in target.elts:
-            _record_stores(idx, elt.value if isinstance(elt, ast.Starred) else elt, None)
+            _record_stores(idx, elt.value if isinstance(elt, ast.Starred) else elt, None, at)

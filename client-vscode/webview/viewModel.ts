@@ -1,0 +1,155 @@
+/**
+ * The tape graph's view model: per node, its colour, badge, tooltip and
+ * where a click leads. Pure (no DOM), so the unit tests cover it; `svg.ts`
+ * applies it to the SVG Graphviz drew.
+ */
+
+import type { Finding, GraphNode, Location, Severity, TapeGraph } from '../shared/protocol';
+
+/** Fill class: arrays that require grad are green, other arrays grey. */
+export type NodeTone = 'grad' | 'nograd' | 'launch' | 'func';
+
+export interface NodeView {
+  id: string;
+  kind: GraphNode['kind'];
+  label: string;
+  tone: NodeTone;
+  findings: Finding[];
+  /** Worst severity among the node's findings; null when it has none. */
+  severity: Severity | null;
+  /** Text of the badge (number of findings), null when there is no badge. */
+  badge: string | null;
+  /** Plain text (never HTML). */
+  tooltip: string;
+  /** Where a click leads: the node's call site (a launch) or allocation. */
+  target: Location | null;
+}
+
+export interface GraphView {
+  nodes: Map<string, NodeView>;
+  /** Ids of the nodes that carry a badge, in the order of the tape. */
+  badged: string[];
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
+
+export function nodeTone(node: GraphNode): NodeTone {
+  if (node.kind === 'array') {
+    return node.requires_grad ? 'grad' : 'nograd';
+  }
+  return node.kind;
+}
+
+export function worstSeverity(findings: Finding[]): Severity | null {
+  let worst: Severity | null = null;
+  for (const f of findings) {
+    if (worst === null || SEVERITY_RANK[f.severity] < SEVERITY_RANK[worst]) {
+      worst = f.severity;
+    }
+  }
+  return worst;
+}
+
+export function baseName(path: string): string {
+  const parts = path.split(/[\\/]/);
+  return parts[parts.length - 1] || path;
+}
+
+export function locationText(loc: { path: string; line: number; column?: number | null }): string {
+  return `${baseName(loc.path)}:${loc.line}${loc.column ? `:${loc.column}` : ''}`;
+}
+
+export function findingText(f: Finding): string {
+  return `${f.code}: ${f.message}${f.count > 1 ? ` (×${f.count})` : ''}`;
+}
+
+function describeKind(node: GraphNode): string {
+  if (node.kind === 'array') {
+    return node.requires_grad ? 'array, requires_grad' : node.requires_grad === false ? 'array, no grad' : 'array';
+  }
+  return node.kind === 'launch' ? 'launch' : 'recorded function';
+}
+
+/** The node's tooltip: what it is, where, and its findings' messages. Plain text. */
+export function nodeTooltip(node: GraphNode, findings: Finding[], missing: string[] = []): string {
+  const lines = [`${node.label || node.id} (${describeKind(node)})`];
+  const extra = node.names.filter((n) => n !== node.label);
+  if (extra.length) {
+    lines.push(`names: ${extra.join(', ')}`);
+  }
+  if (node.shape || node.dtype) {
+    lines.push([node.shape ? `shape (${node.shape.join(', ')}${node.shape.length === 1 ? ',' : ''})` : '', node.dtype].filter(Boolean).join(' '));
+  }
+  if (node.location) {
+    lines.push(`${node.kind === 'array' ? 'allocated at' : 'at'} ${locationText(node.location)}`);
+  }
+  for (const f of findings) {
+    lines.push(`${f.severity === 'error' ? '✖' : '⚠'} ${findingText(f)}`);
+  }
+  for (const id of missing) {
+    lines.push(`⚠ finding ${id}`);
+  }
+  return lines.join('\n');
+}
+
+export function buildGraphView(tape: TapeGraph, findings: Finding[]): GraphView {
+  const byId = new Map(findings.filter((f) => f.id !== '').map((f) => [f.id, f] as const));
+  const nodes = new Map<string, NodeView>();
+  const badged: string[] = [];
+  for (const node of tape.nodes) {
+    const own = node.finding_ids.map((id) => byId.get(id)).filter((f): f is Finding => f !== undefined);
+    const missing = node.finding_ids.filter((id) => !byId.has(id));
+    const count = own.length + missing.length;
+    const view: NodeView = {
+      id: node.id,
+      kind: node.kind,
+      label: node.label,
+      tone: nodeTone(node),
+      findings: own,
+      severity: count ? (worstSeverity(own) ?? 'warning') : null,
+      badge: count ? String(count) : null,
+      tooltip: nodeTooltip(node, own, missing),
+      target: node.location,
+    };
+    nodes.set(node.id, view);
+    if (view.badge) {
+      badged.push(node.id);
+    }
+  }
+  return { nodes, badged };
+}
+
+/** Text of the tape selector's option for `tape`. */
+export function tapeOptionText(tape: TapeGraph, index: number): string {
+  const launches = tape.nodes.filter((n) => n.kind === 'launch').length;
+  const when = tape.captured_at === 'backward' ? 'at backward()' : tape.captured_at === 'exit' ? 'at exit' : tape.captured_at;
+  return `${index + 1}. ${tape.label || tape.id}${when ? ` — ${when}` : ''} (${launches} launch${launches === 1 ? '' : 'es'})`;
+}
+
+/** Findings that touch `tape` (through its nodes), for the list under the graph. */
+export function tapeFindings(tape: TapeGraph, findings: Finding[]): Finding[] {
+  const ids = new Set(tape.nodes.flatMap((n) => n.finding_ids));
+  return findings.filter((f) => ids.has(f.id));
+}
+
+/** A DOT string literal. */
+export function dotQuote(text: string): string {
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r?\n/g, '\\n')}"`;
+}
+
+/**
+ * DOT for a tape that came without one (`dot` empty): the JSON nodes and
+ * edges, every label quoted. Node names are the JSON ids, like the probe's.
+ */
+export function dotFromGraph(tape: TapeGraph): string {
+  const lines = ['digraph tape {', '  rankdir=LR;', '  node [fontname="Helvetica,Arial,sans-serif"];'];
+  for (const n of tape.nodes) {
+    const shape = n.kind === 'array' ? 'ellipse' : 'box';
+    lines.push(`  ${dotQuote(n.id)} [label=${dotQuote(n.label || n.id)}, shape=${shape}];`);
+  }
+  for (const e of tape.edges) {
+    lines.push(`  ${dotQuote(e.source)} -> ${dotQuote(e.target)}${e.arg ? ` [label=${dotQuote(e.arg)}]` : ''};`);
+  }
+  lines.push('}');
+  return lines.join('\n');
+}

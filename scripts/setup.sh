@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs what the commands in README.md need, idempotently:
+#   .venv           tapewatch (editable) with the newest Warp and the test tools
+#   .venv-warp114   the oldest supported Warp, for the probe's tests
+#   node_modules    the VS Code client's build and test tools (with --all)
+#   chromium        Debian's browser for the webview and VS Code tests (with --all)
+# Re-running is cheap: each step is skipped while its inputs are unchanged.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+PYTHON=${PYTHON:-python3}
+ALL=0
+[ "${1:-}" = "--all" ] && ALL=1
+
+stamp_ok() {  # stamp_ok NAME INPUT... : true when NAME's stamp matches the inputs
+  local name=$1; shift
+  local want; want=$(cat "$@" 2>/dev/null | sha256sum | cut -c1-16)
+  [ -f ".cache/$name.stamp" ] && [ "$(cat ".cache/$name.stamp")" = "$want" ] && return 0
+  echo "$want" > ".cache/$name.want"; return 1
+}
+stamp_done() { mv ".cache/$1.want" ".cache/$1.stamp"; }
+mkdir -p .cache
+
+if ! stamp_ok venv pyproject.toml || [ ! -x .venv/bin/python ]; then
+  echo "setup: installing tapewatch and Warp into .venv" >&2
+  [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+  .venv/bin/python -m pip install -q --upgrade pip >&2
+  .venv/bin/python -m pip install -q -e ".[test]" >&2
+  stamp_done venv
+fi
+
+if [ "$ALL" = 1 ]; then
+  if ! stamp_ok venv-warp114 scripts/setup.sh || [ ! -x .venv-warp114/bin/python ]; then
+    echo "setup: installing Warp 1.14 into .venv-warp114" >&2
+    [ -x .venv-warp114/bin/python ] || "$PYTHON" -m venv .venv-warp114
+    .venv-warp114/bin/python -m pip install -q "warp-lang==1.14.0" numpy >&2
+    stamp_done venv-warp114
+  fi
+  if [ -f package-lock.json ] && { ! stamp_ok npm package-lock.json || [ ! -d node_modules ]; }; then
+    echo "setup: npm ci" >&2
+    npm ci --no-audit --no-fund >&2
+    stamp_done npm
+  fi
+  if ! command -v chromium >/dev/null 2>&1; then
+    echo "setup: installing Debian's chromium" >&2
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >&2
+  fi
+fi

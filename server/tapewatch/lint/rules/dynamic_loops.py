@@ -1,0 +1,208 @@
+"""TW303: values carried through a dynamic loop that the backward pass cannot reconstruct.
+
+Warp's backward pass does not replay dynamic loops ("Dynamic Loops" in Warp's
+Differentiability guide): the reverse loop re-runs each iteration's body
+starting from the *final* values of loop-carried locals, and code after the
+loop in a kernel's backward sees those locals as they were *before* the loop.
+Three shapes follow, all reported:
+
+- **recurrence** (kernels and functions): ``p *= x`` / ``p = p * x`` /
+  ``x = wp.sin(x)``: the update's adjoint needs the previous iteration's
+  value, which is gone (Warp's ``dynamic_loop_mult`` example).
+- **local used after the loop** (kernels): ``w = weights[i]`` in the loop,
+  ``w`` read after it.
+- **accumulator needed after the loop** (kernels): ``norm += w`` is safe by
+  itself, but ``sum / norm`` after the loop needs ``norm``'s value, which the
+  backward pass does not have (Warp's ``dynamic_loop_sum`` example: inf).
+
+Additive accumulation (``s += x``, ``s = s + x``) whose value is only passed
+on linearly (stored, atomically added, scaled by a constant) is correct and
+stays silent, as do loops Warp unrolls.  Inside a ``@wp.func`` the whole body
+is replayed before its adjoint runs, which is Warp's documented remedy for
+the second and third shapes, so only recurrences are reported there.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from tapewatch.model import Finding
+
+from .. import findings
+from ..context import FileContext
+from ..exprs import end_pos, mentions, pos, root_name
+from ..kernels import KERNEL, WarpFunction
+from ..loops import dynamic_reason
+
+CODE = "TW303"
+
+PLAIN, LINEAR, MULTIPLICATIVE, NONLINEAR = "plain", "linear", "multiplicative", "nonlinear"
+
+
+def check(ctx: FileContext) -> Iterator[Finding]:
+    for fn in ctx.differentiated_functions():
+        for loop in fn.index.loops:
+            reason = dynamic_reason(loop, fn, ctx)
+            if reason is not None:
+                yield from _check_loop(ctx, fn, loop, reason)
+
+
+class _Update:
+    __slots__ = ("stmt", "target", "kind")
+
+    def __init__(self, stmt: ast.stmt, target: ast.AST, kind: str) -> None:
+        self.stmt = stmt
+        self.target = target  # the Name (or component) written
+        self.kind = kind
+
+
+def _check_loop(ctx: FileContext, fn: WarpFunction, loop: ast.stmt, reason: str) -> Iterator[Finding]:
+    updates = _updates_in(ctx, fn, loop)
+    loop_related = findings.related(ctx.src, loop, "the dynamic loop", "loop")
+    start, end = pos(loop), end_pos(loop)
+    for var, ups in updates.items():
+        carried = [u for u in ups if u.kind in (MULTIPLICATIVE, NONLINEAR) and _carried(fn, var, u, ups, start)]
+        for u in carried:
+            what = "multiplied/divided" if u.kind == MULTIPLICATIVE else "updated from its own value"
+            yield findings.make(
+                ctx.src, CODE,
+                "`%s` is %s in a dynamic loop (%s): Warp does not replay dynamic loops in the backward pass, "
+                "so the adjoint of this update uses the loop's final `%s` instead of each iteration's"
+                % (var, what, reason, var),
+                u.stmt,
+                related=[loop_related],
+                data={"kernel": fn.name, "variable": var, "kind": "recurrence", "loop_line": loop.lineno},
+            )
+        if carried or fn.kind != KERNEL:
+            continue
+        plain = [u for u in ups if u.kind == PLAIN]
+        window = _after_loop(fn, var, end)
+        if plain:
+            use = _first(fn.index.loads.get(var, ()), window)
+            if use is not None:
+                yield _after_finding(ctx, fn, loop, var, plain[0], use, reason, loop_related,
+                                     "is assigned in a dynamic loop", "local-used-after-loop")
+        else:
+            use = _first(fn.index.value_uses.get(var, ()), window)
+            if use is not None:
+                yield _after_finding(ctx, fn, loop, var, ups[0], use, reason, loop_related,
+                                     "is accumulated in a dynamic loop", "accumulator-used-after-loop")
+
+
+def _after_finding(ctx, fn, loop, var, update, use, reason, loop_related, what, kind) -> Finding:
+    use_pos, use_node = use
+    return findings.make(
+        ctx.src, CODE,
+        "`%s` %s (%s) and its value is used after the loop (line %d): Warp does not replay dynamic loops "
+        "in the backward pass, so there the adjoint sees `%s` as it was before the loop"
+        % (var, what, reason, use_pos[0], var),
+        update.target,
+        related=[findings.related(ctx.src, use_node, "`%s` is used here, after the loop" % var, "use"), loop_related],
+        data={"kernel": fn.name, "variable": var, "kind": kind, "loop_line": loop.lineno, "use_line": use_pos[0]},
+    )
+
+
+def _updates_in(ctx: FileContext, fn: WarpFunction, loop: ast.stmt) -> Dict[str, List[_Update]]:
+    """Locals written in the loop body, by variable, in source order."""
+    out: Dict[str, List[_Update]] = {}
+    # The loop's own (and nested loops') targets are counters, not carried values.
+    skip = set(fn.array_params) | set(fn.struct_params)
+    for stmt in loop.body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    _assign_target(ctx, out, node, target, node.value, skip)
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                _assign_target(ctx, out, node, node.target, node.value, skip)
+            elif isinstance(node, ast.AugAssign):
+                root = root_name(node.target)
+                if root is None or root.id in skip:
+                    continue
+                if isinstance(node.op, (ast.Add, ast.Sub)) or (
+                    isinstance(node.op, (ast.Mult, ast.Div)) and ctx.is_constant(node.value)
+                ):
+                    kind = LINEAR
+                elif isinstance(node.op, (ast.Mult, ast.Div, ast.MatMult)):
+                    kind = MULTIPLICATIVE
+                else:
+                    kind = NONLINEAR
+                out.setdefault(root.id, []).append(_Update(node, node.target, kind))
+    for ups in out.values():
+        ups.sort(key=lambda u: pos(u.stmt))
+    return out
+
+
+def _assign_target(ctx, out, stmt, target, value, skip) -> None:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        for elt in target.elts:
+            if isinstance(elt, ast.Name) and elt.id not in skip:
+                out.setdefault(elt.id, []).append(_Update(stmt, elt, PLAIN))
+        return
+    root = root_name(target)
+    if root is None or root.id in skip:
+        return
+    out.setdefault(root.id, []).append(_Update(stmt, target, _update_kind(ctx, root.id, value)))
+
+
+def _update_kind(ctx: FileContext, var: str, value: ast.expr) -> str:
+    if not mentions(value, var):
+        return PLAIN
+    if _linear(ctx, var, value):
+        return LINEAR
+    for node in ast.walk(value):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div, ast.MatMult)):
+            if mentions(node.left, var) or mentions(node.right, var):
+                return MULTIPLICATIVE
+    return NONLINEAR
+
+
+def _linear(ctx: FileContext, var: str, e: ast.expr) -> bool:
+    """True if ``e``'s adjoint with respect to ``var`` does not need ``var``'s value."""
+    if not mentions(e, var):
+        return True
+    if isinstance(e, ast.Name):
+        return True
+    if isinstance(e, ast.BinOp):
+        if isinstance(e.op, (ast.Add, ast.Sub)):
+            return _linear(ctx, var, e.left) and _linear(ctx, var, e.right)
+        if isinstance(e.op, (ast.Mult, ast.MatMult)):
+            if ctx.is_constant(e.left):
+                return _linear(ctx, var, e.right)
+            return ctx.is_constant(e.right) and _linear(ctx, var, e.left)
+        if isinstance(e.op, ast.Div):
+            return ctx.is_constant(e.right) and _linear(ctx, var, e.left)
+        return False
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+        return _linear(ctx, var, e.operand)
+    if isinstance(e, ast.Subscript):  # a component of the carried vector: v[0]
+        return not mentions(e.slice, var) and _linear(ctx, var, e.value)
+    if isinstance(e, ast.Attribute):
+        return _linear(ctx, var, e.value)
+    if isinstance(e, ast.Call):
+        return ctx.is_linear_call(e) and all(_linear(ctx, var, a) for a in e.args)
+    return False
+
+
+def _carried(fn: WarpFunction, var: str, update: _Update, ups: List[_Update], loop_start) -> bool:
+    """The update reads the previous iteration's value: defined before the loop, not reset in it first."""
+    before = var in fn.params or any(p < loop_start for p in fn.index.stores.get(var, ()))
+    if not before:
+        return False
+    here = pos(update.stmt)
+    return not any(u.kind == PLAIN and pos(u.stmt) < here and isinstance(u.target, ast.Name) for u in ups)
+
+
+def _after_loop(fn: WarpFunction, var: str, loop_end) -> Tuple[tuple, Optional[tuple]]:
+    """Positions after the loop where ``var`` still holds the loop's value (until it is rebound)."""
+    rebind = next((p for p in fn.index.stores.get(var, ()) if p > loop_end), None)
+    return loop_end, rebind
+
+
+def _first(entries, window):
+    lo, hi = window
+    for p, node in entries:
+        if p > lo and (hi is None or p < hi):
+            return p, node
+    return None
+
