@@ -1,0 +1,51 @@
+"""Static lints (TW3xx): gradient bugs visible in the source of a Warp program, without running it.
+
+``lint_source(source, path)`` is the whole public API.  It parses once with
+the standard library's ``ast``, never executes or imports anything, never
+raises, and returns ``[]`` for text that is not Python (the language server
+reports syntax errors itself).
+
+How it is put together (data flows down):
+
+- ``names``     import aliases -> canonical Warp names (``wp.vec3`` -> ``warp.vec3``)
+- ``context``   one parse + one module walk: Warp functions, structs,
+                constants, module options, tapes, differentiation sites
+- ``kernels``   which functions Warp compiles, and their array parameters
+- ``body``      one walk per Warp function, indexing what kernel rules need
+- ``loops``     static (unrolled) vs dynamic loops, as Warp decides
+- ``vectypes``  vector/matrix/quaternion constructors
+- ``rules/``    one module per code (TW301 ... TW306)
+- ``registry``  the rule list, each rule isolated from the others' failures
+- ``findings``  AST node -> ``Finding`` with an exact range; ``# noqa`` handling
+
+A finding is silenced by ``# noqa`` (all codes) or ``# noqa: TW305`` on its
+first line.
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from tapewatch.model import Finding
+
+from . import context, findings, registry
+
+__all__ = ["lint_source", "RULE_CODES"]
+
+RULE_CODES = tuple(registry.codes())
+
+
+def lint_source(source: str, path: str) -> List[Finding]:
+    """All TW3xx findings for ``source`` (the text of the file at ``path``)."""
+    try:
+        if isinstance(source, (bytes, bytearray)):
+            source = bytes(source).decode("utf-8")
+        if not isinstance(source, str) or ("wp" not in source and "warp" not in source):
+            return []  # nothing Warp can be in it: skip the parse
+        ctx = context.parse(source, path if isinstance(path, str) else str(path))
+        if ctx is None:
+            return []
+        return findings.finalize(ctx.src, registry.run_rules(ctx))
+    except Exception:  # noqa: BLE001 - the API promise: a lint never takes the caller down
+        registry._log.exception("lint failed on %s", path)
+        return []
