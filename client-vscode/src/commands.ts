@@ -12,7 +12,7 @@ import { isCancellation, type ServerConnection } from './common/server';
 import { SECTION } from './common/settings';
 import * as vsapi from './common/vscodeapi';
 import type { TapeGraphPanel } from './graph/panel';
-import { isObject, parseDeviceList, parseHarnessResult, parseRunSummary, type RunSummary } from './shared/protocol';
+import { isObject, parseDeviceList, parseHarnessResult, parseRunSummary, type RunSummary } from '../shared/protocol';
 import type { StatusBar } from './statusBar';
 import { describeSummary } from './statusModel';
 

@@ -23,7 +23,7 @@ export async function activate(context: vsapi.ExtensionContext): Promise<void> {
   server = connection;
   const status = new StatusBar(configuredDevice());
   // The view's "Run verification" button calls back into the commands (only after activation).
-  const graph = new TapeGraphPanel(context, connection, log, (uri) => commands.runVerification(uri));
+  const graph: TapeGraphPanel = new TapeGraphPanel(context, connection, log, (uri) => void commands.runVerification(uri));
   const commands = new TapewatchCommands({ server: connection, status, log, graph });
 
   context.subscriptions.push(

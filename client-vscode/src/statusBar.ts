@@ -2,7 +2,7 @@
 
 import { Commands, STATUS_ITEM_ID } from './common/constants';
 import * as vsapi from './common/vscodeapi';
-import type { RunSummary } from './shared/protocol';
+import type { RunSummary } from '../shared/protocol';
 import { statusView, type StatusState } from './statusModel';
 
 export class StatusBar {

@@ -10,8 +10,8 @@ import { GRAPH_VIEW_TYPE, Methods } from '../common/constants';
 import { errorText } from '../common/logging';
 import type { ServerConnection } from '../common/server';
 import * as vsapi from '../common/vscodeapi';
-import { graphMentionsPath, parseWebviewMessage, type HostToWebview } from '../shared/messages';
-import { isObject, parseTapeGraphResult, type TapeGraphResult } from '../shared/protocol';
+import { graphMentionsPath, parseWebviewMessage, type HostToWebview } from '../../shared/messages';
+import { isObject, parseTapeGraphResult, type TapeGraphResult } from '../../shared/protocol';
 import { graphPageHtml, makeNonce } from './html';
 
 export class TapeGraphPanel {
