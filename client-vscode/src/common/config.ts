@@ -5,10 +5,8 @@
 
 import * as os from 'node:os';
 import type { Uri } from 'vscode';
-import { resolveSettings, SECTION, type RawSettings, type ResolvedSettings } from './settings';
+import { resolveSettings, SECTION, SETTING_KEYS, type RawSettings, type ResolvedSettings } from './settings';
 import { getConfiguration, isTrusted, workspaceFolderPath } from './vscodeapi';
-
-export const SETTING_KEYS = ['interpreter', 'device', 'timeout', 'cwd', 'args', 'env', 'runOnSave', 'lint'] as const;
 
 export function readRawSettings(scope?: Uri): RawSettings {
   const config = getConfiguration(SECTION, scope);

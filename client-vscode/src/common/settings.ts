@@ -8,6 +8,9 @@
 
 export const SECTION = 'tapewatch';
 
+/** The keys of the section (package.json `contributes.configuration`, docs/protocol.md). */
+export const SETTING_KEYS = ['interpreter', 'device', 'timeout', 'cwd', 'args', 'env', 'runOnSave', 'lint'] as const;
+
 /** Settings whose change needs a new server process (they pick its interpreter). */
 export const RESTART_KEYS = ['interpreter'] as const;
 

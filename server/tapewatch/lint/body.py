@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Set, Tuple
 
 from .exprs import end_pos, pos
 
@@ -36,6 +36,13 @@ class FunctionIndex:
         self.value_uses: Dict[str, List[Tuple[Pos, ast.AST]]] = defaultdict(list)
         # name -> (position, value) of each ``name = value``
         self.bindings: Dict[str, List[Tuple[Pos, ast.expr]]] = defaultdict(list)
+        # ids of Name nodes that are only written through: ``a`` in ``a[i] = v``,
+        # ``a[i] += v``, ``wp.atomic_add(a, i, v)`` (none of these read a's values)
+        self.write_bases: Set[int] = set()
+
+    def reads(self, name: str) -> bool:
+        """True if the body reads the value of ``name`` (not only writes through it)."""
+        return any(id(node) not in self.write_bases for _, node in self.loads.get(name, ()))
 
 
 def build(fn_node: ast.FunctionDef, is_constant: Callable[[ast.AST], bool],
@@ -49,6 +56,8 @@ def build(fn_node: ast.FunctionDef, is_constant: Callable[[ast.AST], bool],
                     idx.loads[node.id].append((pos(node), node))
             elif kind is ast.Call:
                 idx.calls.append(node)
+                if node.args and _is_atomic_accumulate(node.func):
+                    _write_base(idx, node.args[0])
                 if not is_linear_call(node):
                     for arg in node.args:
                         _value_use(idx, arg, node, is_linear_call)
@@ -67,12 +76,15 @@ def build(fn_node: ast.FunctionDef, is_constant: Callable[[ast.AST], bool],
                 idx.assigns.append(node)
                 for target in node.targets:
                     _record_stores(idx, target, node.value, end_pos(node))
+                    _write_base(idx, target)
             elif kind is ast.AnnAssign:
                 if node.value is not None:
                     idx.assigns.append(node)
                     _record_stores(idx, node.target, node.value, end_pos(node))
             elif kind is ast.AugAssign:
                 idx.augassigns.append(node)
+                if isinstance(node.op, (ast.Add, ast.Sub)):
+                    _write_base(idx, node.target)
                 if isinstance(node.target, ast.Name):
                     idx.loads[node.target.id].append((pos(node.target), node.target))
             elif kind is ast.For or kind is ast.While:
@@ -92,6 +104,18 @@ def build(fn_node: ast.FunctionDef, is_constant: Callable[[ast.AST], bool],
     for entries in idx.stores.values():
         entries.sort()
     return idx
+
+
+def _is_atomic_accumulate(func: ast.expr) -> bool:
+    # By attribute name only: body.py has no import table, and no other
+    # ``atomic_add`` is callable inside a kernel.
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name in ("atomic_add", "atomic_sub")
+
+
+def _write_base(idx: FunctionIndex, target: ast.AST) -> None:
+    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+        idx.write_bases.add(id(target.value))
 
 
 def _value_use(idx: FunctionIndex, operand: ast.AST, user: ast.AST, is_linear_call) -> None:

@@ -75,6 +75,14 @@ class FileContext:
     def path(self) -> str:
         return self.src.path
 
+    def kernel(self, expr: Optional[ast.expr]) -> Optional[WarpFunction]:
+        """The ``@wp.kernel`` in this file that ``expr`` (a launch's kernel argument) names."""
+        if isinstance(expr, ast.Name):
+            for fn in self.functions:
+                if fn.kind == KERNEL and fn.name == expr.id:
+                    return fn
+        return None
+
     def differentiated_functions(self) -> List[WarpFunction]:
         return [f for f in self.functions if f.kind in (KERNEL, FUNC)]
 

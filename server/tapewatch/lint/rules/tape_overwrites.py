@@ -8,7 +8,9 @@ tracker (``verify_autograd_array_access``) never sees ``zero_()``/``fill_()``
 and saw ``wp.copy`` without a location before Warp 1.17, so this is worth
 catching before a run.
 
-Arrays are matched by expression text (``state.q``, ``x``): a later
+A launch's arguments count as read unless the kernel is defined in the same
+file and only writes through that parameter (Warp's examples often pass
+outputs in ``inputs=``).  Arrays are matched by expression text (``state.q``, ``x``): a later
 ``x = wp.zeros(...)`` rebinds the name and ends the match.  In a loop inside
 the tape block, an overwrite that comes *before* a launch reading the same
 array is reported too: it clobbers what the previous iteration's launch read,
@@ -146,9 +148,19 @@ class _Block:
             return None
         kernel = kw.get("kernel", call.args[0] if call.args else None)
         inputs = kw.get("inputs", call.args[2] if len(call.args) > 2 else None)
-        if not isinstance(inputs, (ast.List, ast.Tuple)):
+        if not isinstance(inputs, (ast.List, ast.Tuple)) or any(isinstance(e, ast.Starred) for e in inputs.elts):
             return None
-        texts = [unparse(e) for e in inputs.elts if not isinstance(e, ast.Starred)]
+        # Warp binds inputs then outputs to the kernel's parameters in order.
+        # When the kernel is in this file, an argument it only writes through
+        # (``q_out[tid] = ...``, ``+=``, atomic_add) is not a read, even if the
+        # user listed it in ``inputs=``.
+        fn = self.ctx.kernel(kernel)
+        params = list(fn.params) if fn is not None else []
+        texts = []
+        for i, e in enumerate(inputs.elts):
+            if fn is not None and i < len(params) and not fn.index.reads(params[i]):
+                continue
+            texts.append(unparse(e))
         return (unparse(kernel) if kernel is not None else "?"), texts
 
     def overwrite(self, call: ast.Call) -> Optional[Tuple[str, str, ast.expr]]:

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseDeviceList, parseFinding, parseRunSummary, parseTapeGraphResult } from '../shared/protocol';
+import { loadFixture } from './fixture';
+
+describe('server JSON', () => {
+  it('parses the tapewatch/tapeGraph fixture', () => {
+    const result = parseTapeGraphResult(loadFixture());
+    assert.ok(result);
+    const tape = result.tapes[0];
+    assert.ok(tape.dot.startsWith('digraph'));
+    assert.ok(tape.nodes.some((n) => n.kind === 'launch' && n.location));
+    assert.ok(result.findings.length >= 1);
+    // every finding id a node refers to is in the findings list
+    const ids = new Set(result.findings.map((f) => f.id));
+    for (const n of tape.nodes) {
+      for (const id of n.finding_ids) {
+        assert.ok(ids.has(id), `${n.id} refers to unknown finding ${id}`);
+      }
+    }
+  });
+
+  it('keeps null (no run yet) apart from malformed', () => {
+    assert.equal(parseTapeGraphResult(null), null);
+    assert.equal(parseTapeGraphResult({}), undefined);
+    assert.equal(parseTapeGraphResult('x'), undefined);
+  });
+
+  it('drops malformed nodes and fills defaults', () => {
+    const r = parseTapeGraphResult({
+      uri: 'u',
+      tapes: [{ id: 't', nodes: [{ id: 'n', kind: 'weird', label: 3 }, { kind: 'launch' }, null], edges: [{ source: 'a' }] }],
+    });
+    assert.deepEqual(r?.tapes[0].nodes, [
+      { id: 'n', kind: 'func', label: '', location: null, requires_grad: null, names: [], shape: null, dtype: '', finding_ids: [] },
+    ]);
+    assert.deepEqual(r?.tapes[0].edges, []);
+    assert.equal(r?.tapes[0].label, 't');
+  });
+
+  it('parses findings in the model.py JSON shape', () => {
+    const f = parseFinding({ id: 'f', code: 'TW101', severity: 'bogus', message: 'm', path: null, line: null, related: [{ path: '/a.py', line: 2 }] });
+    assert.deepEqual(f, { id: 'f', code: 'TW101', severity: 'warning', message: 'm', path: null, line: null, column: null, related: [{ path: '/a.py', line: 2, column: 1, message: '', role: '' }], count: 1 });
+  });
+
+  it('parses run summaries and device lists', () => {
+    const s = parseRunSummary({
+      uri: 'file:///a.py',
+      status: 'findings',
+      warp_version: '1.19.0',
+      device: 'cpu',
+      seconds: 3.2,
+      exit_code: 0,
+      counts: { error: 0, warning: 2, information: 0, hint: 0 },
+      findings: 2,
+      tapes: 1,
+    });
+    assert.equal(s?.counts.warning, 2);
+    assert.equal(parseRunSummary({ status: 'exploded' }), undefined);
+    assert.deepEqual(parseRunSummary({ status: 'cancelled' })?.counts, { error: 0, warning: 0, information: 0, hint: 0 });
+    assert.deepEqual(parseDeviceList({ devices: ['cpu', 'cuda:0', 3, ''], warp_version: '1.19.0' }), { devices: ['cpu', 'cuda:0'], warp_version: '1.19.0' });
+    assert.equal(parseDeviceList({}), undefined);
+  });
+});

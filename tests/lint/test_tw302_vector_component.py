@@ -1,0 +1,171 @@
+"""TW302: a component of a local vector/matrix assigned more than once."""
+
+import textwrap
+
+from tapewatch.lint import lint_source
+
+
+def lint(src, code="TW302"):
+    return [f for f in lint_source(textwrap.dedent(src), "sim.py") if f.code == code]
+
+
+def test_same_index_assigned_twice():
+    found = lint(
+        """
+        import warp as wp
+
+
+        @wp.kernel
+        def build(a: wp.array(dtype=float), b: wp.array(dtype=float), out: wp.array(dtype=wp.vec3)):
+            tid = wp.tid()
+            v = wp.vec3()
+            v[0] = a[tid]
+            v[1] = b[tid]
+            v[0] = a[tid] * b[tid]
+            out[tid] = v
+        """
+    )
+    assert len(found) == 1
+    f = found[0]
+    assert (f.location.line, f.location.column, f.location.end_column) == (11, 5, 9)
+    assert f.data == {"kernel": "build", "variable": "v", "component": "v[0]", "first_line": 9, "source": "lint"}
+    assert f.related and f.related[0].location.line == 9
+
+
+def test_attribute_and_index_name_the_same_component():
+    found = lint(
+        """
+        import warp as wp
+
+
+        @wp.func
+        def offset(p: wp.vec3, h: float):
+            q = wp.vec3f()
+            q.x = p[0]
+            q.y = p[1]
+            q.z = p[2]
+            q[2] = p[2] + h
+            return q
+        """
+    )
+    assert [(f.location.line, f.data["component"]) for f in found] == [(11, "q[2]")]
+
+
+def test_matrix_element_then_whole_row():
+    found = lint(
+        """
+        import warp as wp
+
+
+        @wp.kernel
+        def assemble(k: wp.array(dtype=float), out: wp.array(dtype=wp.mat33)):
+            tid = wp.tid()
+            m = wp.mat33()
+            m[0, 1] = k[tid]
+            m[0] = wp.vec3(1.0, 2.0, 3.0)
+            out[tid] = m
+        """
+    )
+    assert [(f.location.line, f.location.column) for f in found] == [(10, 5)]
+
+
+def test_component_already_set_by_constructor():
+    found = lint(
+        """
+        import warp as wp
+
+
+        @wp.kernel
+        def lift(x: wp.array(dtype=float), y: wp.array(dtype=float), out: wp.array(dtype=wp.vec3)):
+            tid = wp.tid()
+            p = wp.vec3(x[tid], y[tid], 0.0)
+            p[2] = x[tid] * y[tid]      # fine: the constructor gave it a constant
+            p[1] = y[tid] * 2.0         # y[tid] already flowed into p[1]
+            out[tid] = p
+        """
+    )
+    assert [(f.location.line, f.data["component"]) for f in found] == [(10, "p[1]")]
+    assert "constructor" in found[0].message
+
+
+def test_reassignment_after_plus_equals():
+    found = lint(
+        """
+        import warp as wp
+
+
+        @wp.kernel
+        def k(a: wp.array(dtype=float), out: wp.array(dtype=wp.vec2)):
+            tid = wp.tid()
+            v = wp.vec2()
+            v[0] += a[tid]
+            v[0] = 1.0
+            out[tid] = v
+        """
+    )
+    assert [f.location.line for f in found] == [10]
+
+
+def test_benign_lookalikes_are_silent():
+    assert lint(
+        """
+        import warp as wp
+
+        vec5 = wp.types.vector(length=5, dtype=float)
+
+
+        @wp.kernel
+        def ok(a: wp.array(dtype=float), flag: wp.array(dtype=int), out: wp.array(dtype=wp.vec3)):
+            tid = wp.tid()
+            v = wp.vec3(0.0)            # constant initialisation
+            v[0] = a[tid]
+            v[1] = 2.0 * a[tid]
+            v[2] = 3.0
+            v[0] += a[tid]              # accumulation after the one assignment is safe
+            v[1] -= 1.0
+
+            w = wp.vec3()
+            if flag[tid] > 0:           # exclusive branches: one assignment per path
+                w[0] = a[tid]
+            else:
+                w[0] = -a[tid]
+
+            u = wp.vec3()
+            u[0] = a[tid]
+            u = wp.vec3()               # a new vector
+            u[0] = 2.0 * a[tid]
+
+            f = vec5()
+            for i in range(5):
+                f[i] = a[tid] * float(i)
+
+            arr_like = out[tid]
+            out[tid] = v + w + u + arr_like
+
+
+        def host(points):
+            v = [0.0, 0.0, 0.0]
+            v[0] = 1.0
+            v[0] = 2.0                  # Python list outside a kernel
+            return v
+        """
+    ) == []
+
+
+def test_silent_when_component_overwrites_enabled():
+    assert lint(
+        """
+        import warp as wp
+
+        wp.config.enable_vector_component_overwrites = True
+
+
+        @wp.kernel
+        def k(a: wp.array(dtype=float), out: wp.array(dtype=wp.vec3)):
+            tid = wp.tid()
+            v = wp.vec3()
+            v[0] = a[tid]
+            v[0] = 2.0 * a[tid]
+            out[tid] = v
+        """
+    ) == []

@@ -1,0 +1,186 @@
+"""TW303: values carried through dynamic loops that the backward pass cannot reconstruct.
+
+The kernels are the examples of "Dynamic Loops" in Warp's Differentiability guide.
+"""
+
+import textwrap
+
+from tapewatch.lint import lint_source
+
+
+def lint(src, code="TW303"):
+    return [f for f in lint_source(textwrap.dedent(src), "sim.py") if f.code == code]
+
+
+def test_multiplicative_accumulation_warp_guide_example():
+    found = lint(
+        """
+        import warp as wp
+
+
+        @wp.kernel
+        def dynamic_loop_mult(x: wp.array(dtype=float), loss: wp.array(dtype=float), iters: int):
+            prod = float(1.0)
+
+            for i in range(iters):
+                prod *= x[i]
+
+            wp.atomic_add(loss, 0, prod)
+        """
+    )
+    assert len(found) == 1
+    f = found[0]
+    assert (f.location.line, f.location.column, f.location.end_column) == (10, 9, 21)
+    assert f.data["kind"] == "recurrence" and f.data["variable"] == "prod" and f.data["loop_line"] == 9
+    assert "range(iters)" in f.message
+
+
+def test_product_spelled_out_and_while_loop():
+    found = lint(
+        """
+        import warp as wp
+
+
+        @wp.func
+        def horner(coeffs: wp.array(dtype=float), n: int, t: float):
+            acc = float(0.0)
+            i = n - 1
+            while i >= 0:
+                acc = acc * t + coeffs[i]
+                i -= 1
+            return acc
+        """
+    )
+    assert [(f.location.line, f.data["variable"]) for f in found] == [(10, "acc")]
+
+
+def test_local_assigned_in_loop_used_after_it():
+    found = lint(
+        """
+        import warp as wp
+
+
+        @wp.kernel
+        def nearest(p: wp.array(dtype=wp.vec3), q: wp.array(dtype=wp.vec3), n: int, out: wp.array(dtype=float)):
+            tid = wp.tid()
+            best = float(1.0e10)
+            best_j = int(0)
+            for j in range(n):
+                d = wp.length(p[tid] - q[j])
+                if d < best:
+                    best = d
+                    best_j = j
+            out[tid] = wp.length(p[tid] - q[best_j])
+        """
+    )
+    # ``best`` is not read after the loop; ``best_j`` selects the element the adjoint goes to.
+    assert [(f.location.line, f.location.column, f.data["variable"], f.data["kind"]) for f in found] == [
+        (14, 13, "best_j", "local-used-after-loop"),
+    ]
+    assert found[0].data["use_line"] == 15
+
+
+def test_accumulator_needed_after_loop_warp_guide_example():
+    found = lint(
+        """
+        import warp as wp
+
+
+        @wp.kernel
+        def dynamic_loop_sum(x: wp.array(dtype=float), weights: wp.array(dtype=float), loss: wp.array(dtype=float), iters: int):
+            sum = float(0.0)
+            norm = float(0.0)
+
+            for i in range(iters):
+                w = weights[i]
+                norm += w
+                sum += x[i] * w
+
+            l = sum / norm
+            wp.atomic_add(loss, 0, l)
+        """
+    )
+    by_var = {f.data["variable"]: f for f in found}
+    assert set(by_var) == {"sum", "norm"}
+    assert (by_var["norm"].location.line, by_var["norm"].location.column) == (12, 9)
+    assert by_var["norm"].data["kind"] == "accumulator-used-after-loop"
+    assert by_var["norm"].data["use_line"] == 15
+
+
+def test_literal_trip_count_above_max_unroll_is_dynamic():
+    src = """
+        import warp as wp
+        {options}
+
+        @wp.kernel
+        def power(x: wp.array(dtype=float), out: wp.array(dtype=float)):
+            tid = wp.tid()
+            p = float(1.0)
+            for i in range(32):
+                p = p * x[tid]
+            out[tid] = p
+        """
+    assert [f.location.line for f in lint(src.format(options=""))] == [10]
+    raised = 'wp.set_module_options({"max_unroll": 64})'
+    assert lint(src.format(options=raised)) == []
+
+
+def test_benign_lookalikes_are_silent():
+    assert lint(
+        """
+        import warp as wp
+
+        N = 8
+
+
+        @wp.kernel
+        def dynamic_loop_sum(x: wp.array(dtype=float), loss: wp.array(dtype=float), iters: int):
+            sum = float(0.0)
+            for i in range(iters):
+                sum += x[i]                  # additive accumulation is replayed correctly
+            wp.atomic_add(loss, 0, sum)
+
+
+        @wp.kernel
+        def spelled_out(x: wp.array(dtype=float), out: wp.array(dtype=float), n: int):
+            tid = wp.tid()
+            s = float(0.0)
+            decay = float(1.0)
+            for i in range(n):
+                t = x[i] * x[i]              # a loop-local used only inside the loop
+                s = s + t
+                decay *= 0.5                 # scaling by a constant needs no forward value
+            out[tid] = s * 2.0
+
+
+        @wp.kernel
+        def static_loops(x: wp.array(dtype=float), out: wp.array(dtype=float)):
+            tid = wp.tid()
+            prod = float(1.0)
+            for i in range(4):               # unrolled: every intermediate is kept
+                prod *= x[i]
+            last = float(0.0)
+            for j in range(0, N):            # a module constant is a compile-time constant
+                last = x[j]
+                prod = prod * x[j]
+            out[tid] = prod + last
+
+
+        @wp.func
+        def loop(x: wp.array(dtype=float), weights: wp.array(dtype=float), iters: int):
+            sum = float(0.0)
+            norm = float(0.0)
+            for i in range(iters):           # Warp's remedy: a function body is replayed
+                w = weights[i]
+                norm += w
+                sum += x[i] * w
+            return sum, norm
+
+
+        def host(values, n):
+            p = 1.0
+            for i in range(n):
+                p *= values[i]               # plain Python
+            return p
+        """
+    ) == []

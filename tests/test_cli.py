@@ -1,0 +1,73 @@
+"""The `tapewatch check` command as a user runs it: formats and exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from conftest import EXAMPLES, ROOT, markers
+
+ENV = dict(os.environ, PYTHONPATH=str(ROOT / "server"))
+
+
+def check(*args, cwd=ROOT):
+    proc = subprocess.run([sys.executable, "-m", "tapewatch.cli", "check", *map(str, args)],
+                          capture_output=True, text=True, env=ENV, cwd=cwd, timeout=300)
+    return proc
+
+
+def test_text_is_compiler_style_with_related_notes():
+    proc = check(EXAMPLES / "copy_overwrite.py", "-q")
+    assert proc.returncode == 1
+    line = markers(EXAMPLES / "copy_overwrite.py")["expect:TW102"][0]
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("examples/copy_overwrite.py:%d:5: warning TW102: `wp.copy` overwrites `x_prev`" % line)
+    assert lines[1].startswith("    examples/copy_overwrite.py:%d:5: note: `damp` read `x_prev` here" % (line - 1))
+    summary = lines[-1]
+    assert summary.startswith("tapewatch: copy_overwrite.py on cpu with Warp ")
+    assert "1 warning" in summary and "script exit status 0" in summary
+
+
+def test_json_has_the_documented_fields():
+    proc = check(EXAMPLES / "zero_read_array.py", "-q", "--format", "json")
+    assert proc.returncode == 1
+    doc = json.loads(proc.stdout)  # stdout holds the report only
+    assert doc["device"] == "cpu" and doc["warp_version"] and doc["seconds"] > 0
+    [f] = doc["findings"]
+    assert set(f) >= {"code", "severity", "message", "path", "line", "column", "related", "count"}
+    assert f["code"] == "TW103" and f["line"] == markers(EXAMPLES / "zero_read_array.py")["expect:TW103"][0]
+    assert all({"path", "line", "message"} <= set(r) for r in f["related"])
+
+
+def test_sarif_2_1_0():
+    proc = check(EXAMPLES / "intra_kernel.py", "-q", "--format", "sarif")
+    doc = json.loads(proc.stdout)
+    assert doc["version"] == "2.1.0"
+    run = doc["runs"][0]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["TW104"]
+    [res] = run["results"]
+    region = res["locations"][0]["physicalLocation"]["region"]
+    assert res["ruleId"] == "TW104" and region["startLine"] == markers(EXAMPLES / "intra_kernel.py")["expect:TW104"][0]
+    assert res["locations"][0]["physicalLocation"]["artifactLocation"] == {
+        "uri": "examples/intra_kernel.py", "uriBaseId": "SRCROOT"}
+    assert res["relatedLocations"]
+
+
+def test_exit_codes(tmp_path):
+    assert check(EXAMPLES / "correct_fresh_arrays.py", "-q").returncode == 0
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(:\n")
+    proc = check(broken)
+    assert proc.returncode == 2 and "TW902" in proc.stdout
+    assert check(tmp_path / "missing.py").returncode == 2
+
+
+def test_script_arguments_follow_double_dash(tmp_path):
+    script = tmp_path / "args.py"
+    script.write_text("import sys\nprint('ARGS', sys.argv[1:])\n")
+    proc = check(script, "--format", "json", "--", "-q", "--device", "x")
+    assert proc.returncode == 0
+    assert "ARGS ['-q', '--device', 'x']" in proc.stderr  # the script's output goes to stderr
+    assert json.loads(proc.stdout)["device"] == "cpu"
