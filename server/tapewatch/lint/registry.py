@@ -20,9 +20,9 @@ RULES = (inplace_mul_div, vector_reassign, dynamic_loops, where_operands, backwa
 _log = logging.getLogger(__name__)
 
 
-def run_rules(ctx: FileContext, rules=RULES) -> List[Finding]:
+def run_rules(ctx: FileContext, rules=None) -> List[Finding]:
     out: List[Finding] = []
-    for rule in rules:
+    for rule in RULES if rules is None else rules:
         try:
             out.extend(rule.check(ctx))
         except Exception:  # noqa: BLE001 - a broken rule is logged and skipped, never fatal
