@@ -1,0 +1,141 @@
+"""The tracker's semantics on small programs: what must be reported, the
+benign look-alikes that must stay silent, and the captured tape graph."""
+
+from __future__ import annotations
+
+import asyncio
+import textwrap
+
+import pytest
+
+from conftest import EXAMPLES, WARP_PYTHONS, markers
+from tapewatch.runner import RunRequest, run_probe
+
+PRELUDE = """\
+import warp as wp
+
+@wp.kernel
+def double(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = 2.0 * x[i]
+
+@wp.kernel
+def shift(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = x[i] + 1.0
+
+@wp.kernel
+def accumulate(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = 1.0
+    x[i] += y[i]
+    wp.atomic_add(x, i, y[i])
+
+a = wp.ones(4, requires_grad=True)
+b = wp.zeros(4, requires_grad=True)
+c = wp.zeros(4, requires_grad=True)
+"""
+
+
+def findings(tmp_path, body, python):
+    path = tmp_path / "prog.py"
+    path.write_text(PRELUDE + textwrap.dedent(body))
+    result = asyncio.run(run_probe(RunRequest(script=str(path), python=python)))
+    assert result.outcome == "ok", result.findings
+    offset = PRELUDE.count("\n")
+    return [(f.code, f.location.line - offset, f.data.get("array")) for f in result.findings]
+
+
+@pytest.fixture(params=WARP_PYTHONS)
+def python(request):
+    return request.param
+
+
+def test_writes_warp_tracks_less(tmp_path, python):
+    got = findings(tmp_path, """\
+        tape = wp.Tape()
+        with tape:
+            wp.launch(shift, dim=4, inputs=[a], outputs=[b])
+            a.assign(c)
+            wp.launch(shift, dim=4, inputs=[c], outputs=[a])
+            c.fill_(3.0)
+            d = wp.clone(c)
+        """, python)
+    # `shift` is the kernel whose read of x Warp misses; the clone writes a fresh array.
+    assert sorted(got) == [("TW101", 5, "a"), ("TW102", 4, "a"), ("TW103", 6, "c")]
+
+
+def test_benign_look_alikes_stay_silent(tmp_path, python):
+    assert findings(tmp_path, """\
+        # write-then-read and accumulation inside one kernel; zero before reading;
+        # writes outside any tape; a reused tape reset between iterations.
+        tape = wp.Tape()
+        for it in range(3):
+            with tape:
+                c.zero_()
+                wp.launch(accumulate, dim=4, inputs=[c, b])
+                wp.launch(double, dim=4, inputs=[c], outputs=[a])
+            wp.launch(double, dim=4, inputs=[a], outputs=[c])  # not taped
+            tape.reset()
+        """, python) == []
+
+
+def test_reads_are_per_tape_and_forgotten_at_backward(tmp_path, python):
+    got = findings(tmp_path, """\
+        loss = wp.zeros(4, requires_grad=True)
+        for it in range(3):
+            tape = wp.Tape()
+            with tape:
+                wp.launch(double, dim=4, inputs=[a], outputs=[b])
+                wp.launch(double, dim=4, inputs=[b], outputs=[loss])
+            tape.backward(grads={loss: wp.ones(4)})
+            with wp.Tape():
+                wp.launch(double, dim=4, inputs=[loss], outputs=[a])  # another tape: a was not read on it
+        """, python)
+    assert got == []
+
+
+def test_aliasing_one_launch(tmp_path, python):
+    got = findings(tmp_path, """\
+        with wp.Tape():
+            wp.launch(double, dim=4, inputs=[a], outputs=[a])
+        """, python)
+    assert got == [("TW105", 2, "a")]
+
+
+def test_tape_graph_of_an_example(python):
+    path = EXAMPLES / "pingpong_helper.py"
+    m = markers(path)
+    result = asyncio.run(run_probe(RunRequest(script=str(path), python=python)))
+    [tape] = result.tapes
+    assert tape.captured_at == "backward" and tape.location.line == 49  # tape = wp.Tape()
+    launches = [n for n in tape.nodes if n.kind == "launch"]
+    assert [(n.label, n.location.line) for n in launches] == (
+        [("integrate", m["expect:TW101"][0])] * 6 + [("height_loss", 54)])
+    arrays = {n.label: n for n in tape.nodes if n.kind == "array"}
+    assert set(arrays) == {"a.q", "b.q", "velocity", "loss"}
+    assert all(n.requires_grad for n in arrays.values())
+    assert arrays["velocity"].finding_ids == []
+    ids = {f.data["array"]: f.id for f in result.findings}
+    assert arrays["a.q"].finding_ids == [ids["a.q"]]
+    assert 'id="%s"' % launches[0].id in tape.dot
+    kinds = {(e.source, e.target, e.kind) for e in tape.edges}
+    assert (arrays["a.q"].id, launches[0].id, "read") in kinds
+    assert (launches[0].id, arrays["b.q"].id, "write") in kinds
+
+
+def test_never_differentiated_tape_is_captured_at_exit(tmp_path, python):
+    path = tmp_path / "p.py"
+    path.write_text(PRELUDE + "with wp.Tape():\n    wp.launch(double, dim=4, inputs=[a], outputs=[b])\n")
+    result = asyncio.run(run_probe(RunRequest(script=str(path), python=python)))
+    assert [(t.captured_at, len(t.nodes)) for t in result.tapes] == [("exit", 3)]
+
+
+def test_injected_labels_are_escaped_in_dot():
+    from tapewatch.model import GraphNode, TapeGraph
+    from tapewatch.probe.graph import to_dot
+
+    evil = 'x"];\n evil [label="<img src=x onerror=alert(1)>'
+    dot = to_dot(TapeGraph("t1", "t", "exit", nodes=[GraphNode("a1", "array", evil, names=[evil])]))
+    assert dot.count("\n") == 4  # no line break smuggled in
+    assert '\\"];\\n evil [label=\\"<img' in dot
