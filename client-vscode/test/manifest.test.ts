@@ -9,9 +9,9 @@ const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'packa
 
 describe('package.json (the extension manifest)', () => {
   it('contributes every client command, and no server-only command', () => {
-    const contributed = manifest.contributes.commands.map((c: { command: string }) => c.command).sort();
+    const contributed: string[] = manifest.contributes.commands.map((c: { command: string }) => c.command).sort();
     assert.deepEqual(contributed, Object.values(Commands).sort());
-    assert.equal(contributed.includes(ServerCommands.listDevices), false);
+    assert.equal(contributed.some((c) => c === String(ServerCommands.listDevices)), false);
   });
 
   it('contributes exactly the settings the client sends', () => {

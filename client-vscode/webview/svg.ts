@@ -67,6 +67,8 @@ function addBadge(g: SVGGElement, view: NodeView): void {
  * SVG. Returns the number of nodes matched to the JSON graph.
  */
 export function decorateSvg(svg: SVGSVGElement, view: GraphView, onNavigate: (target: Location) => void): number {
+  // Graphviz paints the page white first: the theme's background shows instead.
+  svg.querySelector('g.graph polygon')?.classList.add('tw-background');
   let matched = 0;
   svg.querySelectorAll<SVGGElement>('g.node').forEach((g) => {
     const title = g.querySelector(':scope > title');

@@ -1,0 +1,295 @@
+/**
+ * The tape-graph page in headless Chromium, under the CSP the extension uses,
+ * with a stubbed `acquireVsCodeApi`: it draws the fixture's DOT with the
+ * bundled Graphviz, badges the nodes with findings, posts `navigate` when a
+ * launch is clicked, and shows hostile labels as text.
+ *
+ * Needs `npm run build` (client-vscode/out/webview) and Debian's chromium
+ * (CHROMIUM_PATH, default /usr/bin/chromium); skips with a message without it.
+ * TAPEWATCH_GRAPH_FIXTURE: another `tapewatch/tapeGraph` result to draw.
+ * TAPEWATCH_SCREENSHOT: where to save the screenshot (default client-vscode/out/test).
+ */
+
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { graphPageHtml, makeNonce } from '../../client-vscode/src/graph/html';
+import type { GraphMessage, WebviewToHost } from '../../client-vscode/shared/messages';
+import { parseTapeGraphResult, type TapeGraph, type TapeGraphResult } from '../../client-vscode/shared/protocol';
+import { FIXTURE_PATH, loadFixture } from '../../client-vscode/test/fixture';
+
+const ROOT = path.join(__dirname, '..', '..');
+const WEBVIEW_OUT = path.join(ROOT, 'client-vscode', 'out', 'webview');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const SCREENSHOT = path.resolve(ROOT, process.env.TAPEWATCH_SCREENSHOT || 'client-vscode/out/test/webview-graph.png');
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const EVIL = '<img src=x onerror=alert(1)>';
+
+/** A second tape whose kernel, array, tape label and finding are hostile strings. */
+function evilTape(path: string): { tape: TapeGraph; finding: TapeGraphResult['findings'][number] } {
+  const dot = [
+    'digraph tape {',
+    '  rankdir=LR;',
+    `  l9 [label="${EVIL}", shape=box];`,
+    `  a9 [label="${EVIL}", shape=ellipse, style=filled, fillcolor="#76B900", URL="javascript:alert(2)", tooltip="${EVIL}"];`,
+    '  a9 -> l9;',
+    '}',
+  ].join('\n');
+  return {
+    tape: {
+      id: 't-evil',
+      label: EVIL,
+      captured_at: 'exit',
+      location: null,
+      dot,
+      nodes: [
+        { id: 'l9', kind: 'launch', label: EVIL, location: { path, line: 7, column: 5 }, requires_grad: null, names: [], shape: null, dtype: '', finding_ids: [] },
+        { id: 'a9', kind: 'array', label: EVIL, location: null, requires_grad: true, names: [EVIL], shape: [4], dtype: 'float32', finding_ids: ['f-evil'] },
+      ],
+      edges: [{ source: 'a9', target: 'l9', kind: 'read', arg: EVIL }],
+    },
+    finding: { id: 'f-evil', code: 'TW101', severity: 'error', message: `${EVIL} is overwritten`, path, line: 7, column: 5, related: [], count: 1 },
+  };
+}
+
+function serve(): Promise<http.Server> {
+  const types: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json' };
+  const server = http.createServer((req, res) => {
+    const origin = `http://${req.headers.host}`;
+    const url = new URL(req.url ?? '/', origin);
+    if (url.pathname === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(graphPageHtml({ cspSource: origin, nonce: makeNonce(), scriptUri: `${origin}/out/main.js`, styleUri: `${origin}/out/main.css` }));
+      return;
+    }
+    const file = path.join(WEBVIEW_OUT, path.basename(url.pathname));
+    if (url.pathname.startsWith('/out/') && existsSync(file)) {
+      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+      res.end(readFileSync(file));
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+declare global {
+  interface Window {
+    __posted: WebviewToHost[];
+    __state: unknown;
+    __violations: string[];
+    __dialogs: number;
+  }
+}
+
+/**
+ * The VS Code side of the page: postMessage/getState/setState, recorded.
+ * Plain JavaScript: functions that tsx compiled would carry its `__name`
+ * helper into the page (the shim covers the callbacks given to `evaluate`).
+ */
+const STUB_SCRIPT = `
+window.__name = (fn) => fn;
+window.__posted = [];
+window.__state = null;
+window.__violations = [];
+document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+window.acquireVsCodeApi = () => ({
+  postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))),
+  getState: () => window.__state,
+  setState: (s) => { window.__state = JSON.parse(JSON.stringify(s)); },
+});
+`;
+
+function stubScript(initialState: unknown): string {
+  return STUB_SCRIPT + `window.__state = ${JSON.stringify(initialState ?? null)};\n`;
+}
+
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) {
+  console.log(`# SKIP webview test: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+}
+
+describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 120_000 }, () => {
+  let server: http.Server;
+  let browser: Browser;
+  let page: Page;
+  let origin: string;
+  const dialogs: string[] = [];
+  const pageErrors: string[] = [];
+  const result = parseTapeGraphResult(loadFixture());
+  assert.ok(result, `${FIXTURE_PATH} is a tapewatch/tapeGraph result`);
+  const tape = result.tapes[0];
+  const scriptPath = tape.nodes.find((n) => n.location)?.location?.path ?? '/workspace/train.py';
+  const evil = evilTape(scriptPath);
+  const message: GraphMessage = {
+    type: 'graph',
+    uri: result.uri || 'file:///workspace/train.py',
+    title: path.basename(scriptPath),
+    result: { ...result, tapes: [tape, ...result.tapes.slice(1), evil.tape], findings: [...result.findings, evil.finding] },
+  };
+  const evilIndex = message.result!.tapes.length - 1;
+
+  async function openPage(initialState: unknown): Promise<Page> {
+    const p = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    p.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    p.on('pageerror', (e) => pageErrors.push(e.message));
+    await p.addInitScript({ content: stubScript(initialState) });
+    await p.goto(`${origin}/`);
+    return p;
+  }
+
+  async function waitRendered(p: Page): Promise<void> {
+    await p.waitForFunction(() => document.body.dataset.phase === 'rendered' || document.body.dataset.phase === 'error', undefined, { timeout: 30_000 });
+    const phase = await p.evaluate(() => document.body.dataset.phase);
+    const text = await p.evaluate(() => document.getElementById('graph')?.textContent ?? '');
+    assert.equal(phase, 'rendered', `Graphviz failed: ${text}`);
+  }
+
+  before(async () => {
+    assert.ok(existsSync(path.join(WEBVIEW_OUT, 'main.js')), 'client-vscode/out/webview/main.js is missing: run `npm run build` first');
+    server = await serve();
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    page = await openPage(undefined);
+    await page.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
+    await page.evaluate((m) => window.postMessage(m, '*'), message);
+    await waitRendered(page);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it('draws the DOT as SVG and finds every JSON node in it', async () => {
+    assert.equal(await page.locator('#graph svg').count(), 1);
+    const matched = await page.evaluate(() => Number(document.getElementById('graph')?.dataset.matched));
+    assert.equal(matched, tape.nodes.length);
+    const ids = await page.$$eval('#graph g.node', (gs) => gs.map((g) => (g as SVGGElement).dataset.nodeId ?? ''));
+    assert.deepEqual(ids.filter(Boolean).sort(), tape.nodes.map((n) => n.id).sort());
+  });
+
+  it('badges the nodes that carry findings, with the messages as tooltip', async () => {
+    const expected = tape.nodes.filter((n) => n.finding_ids.length).map((n) => n.id).sort();
+    assert.ok(expected.length > 0, 'the fixture has a finding on the graph');
+    const badged = await page.$$eval('#graph g.node:has(.tw-badge)', (gs) => gs.map((g) => (g as SVGGElement).dataset.nodeId ?? ''));
+    assert.deepEqual(badged.sort(), expected);
+    for (const id of expected) {
+      const node = tape.nodes.find((n) => n.id === id)!;
+      const tooltip = await page.locator(`#graph g.node[data-node-id="${id}"] > title`).textContent();
+      for (const fid of node.finding_ids) {
+        const finding = result.findings.find((f) => f.id === fid)!;
+        assert.ok(tooltip?.includes(finding.message), `tooltip of ${id} has "${finding.message}"`);
+      }
+      assert.equal(await page.locator(`#graph g.node[data-node-id="${id}"] .tw-badge text`).textContent(), String(node.finding_ids.length));
+    }
+    // the findings list under the graph names them too
+    const list = await page.locator('ul.tw-findings').textContent();
+    for (const f of result.findings.filter((f) => expected.some((id) => tape.nodes.find((n) => n.id === id)!.finding_ids.includes(f.id)))) {
+      assert.ok(list?.includes(f.code));
+    }
+  });
+
+  it('colours requires_grad arrays green and other arrays grey', async () => {
+    const fill = (id: string) => page.$eval(`#graph g.node[data-node-id="${id}"] .tw-shape`, (el) => getComputedStyle(el).fill);
+    const grad = tape.nodes.filter((n) => n.kind === 'array' && n.requires_grad === true);
+    const other = tape.nodes.filter((n) => n.kind === 'array' && n.requires_grad !== true);
+    assert.ok(grad.length > 0);
+    for (const n of grad) {
+      assert.equal(await fill(n.id), 'rgb(118, 185, 0)', `${n.id} is green`);
+    }
+    for (const n of other) {
+      assert.equal(await fill(n.id), 'rgb(200, 200, 200)', `${n.id} is grey`);
+    }
+  });
+
+  it('posts navigate with the call site when a launch node is clicked', async () => {
+    const launch = tape.nodes.find((n) => n.kind === 'launch' && n.location);
+    assert.ok(launch?.location, 'the fixture has a launch with a location');
+    await page.evaluate(() => (window.__posted = []));
+    await page.locator(`#graph g.node[data-node-id="${launch.id}"]`).click();
+    const posted = await page.evaluate(() => window.__posted);
+    assert.deepEqual(posted, [{ type: 'navigate', path: launch.location.path, line: launch.location.line, column: launch.location.column }]);
+  });
+
+  it('follows the theme and saves a screenshot', async () => {
+    await page.evaluate(() => {
+      document.body.classList.add('vscode-dark');
+      const vars: Record<string, string> = {
+        '--vscode-editor-background': '#1f1f1f',
+        '--vscode-editor-foreground': '#cccccc',
+        '--vscode-descriptionForeground': '#9d9d9d',
+        '--vscode-font-family': 'system-ui, sans-serif',
+        '--vscode-dropdown-background': '#313131',
+        '--vscode-dropdown-foreground': '#cccccc',
+        '--vscode-textLink-foreground': '#4daafc',
+      };
+      for (const [k, v] of Object.entries(vars)) {
+        document.documentElement.style.setProperty(k, v);
+      }
+    });
+    const edge = await page.$eval('#graph g.edge path', (el) => getComputedStyle(el).stroke);
+    assert.equal(edge, 'rgb(204, 204, 204)', 'edges use the editor foreground');
+    mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    assert.ok(existsSync(SCREENSHOT));
+  });
+
+  it('offers a tape selector and shows hostile labels as text', async () => {
+    const options = await page.$$eval('#tape-select option', (os) => os.map((o) => o.textContent ?? ''));
+    assert.equal(options.length, message.result!.tapes.length);
+    assert.ok(options[evilIndex].includes(EVIL), 'the option shows the label as text');
+    await page.selectOption('#tape-select', String(evilIndex));
+    await waitRendered(page);
+    const svgText = await page.locator('#graph svg').textContent();
+    assert.ok(svgText?.includes(EVIL), 'Graphviz drew the label as text');
+    assert.ok((await page.locator('ul.tw-findings').textContent())?.includes(`${EVIL} is overwritten`));
+    // nothing became markup, no link survived, nothing ran
+    assert.equal(await page.locator('img').count(), 0);
+    assert.equal(await page.locator('#graph svg image, #graph svg a, #graph svg script, #graph svg foreignObject').count(), 0);
+    await page.locator('#graph g.node[data-node-id="a9"]').click();
+    await page.waitForTimeout(200);
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(pageErrors, []);
+    const state = await page.evaluate(() => window.__state as { tapeId?: string });
+    assert.equal(state.tapeId, 't-evil');
+  });
+
+  it('runs under the CSP without violations', async () => {
+    assert.deepEqual(await page.evaluate(() => window.__violations), []);
+  });
+
+  it('restores its last state without the host (hidden and shown again)', async () => {
+    const state = await page.evaluate(() => window.__state);
+    const again = await openPage(state);
+    await waitRendered(again);
+    assert.equal(await again.locator('#tape-select').inputValue(), String(evilIndex));
+    assert.ok((await again.locator('#graph svg').textContent())?.includes(EVIL));
+    assert.ok(await again.evaluate(() => window.__posted.some((m) => m.type === 'ready')), 'it still asks the host for fresh data');
+    await again.close();
+  });
+
+  it('shows a run button before any run, which posts run', async () => {
+    await page.evaluate((m) => window.postMessage({ ...m, result: null }, '*'), message);
+    await page.waitForFunction(() => document.body.dataset.phase === 'empty');
+    await page.evaluate(() => (window.__posted = []));
+    await page.locator('button.tw-run').click();
+    assert.deepEqual(await page.evaluate(() => window.__posted), [{ type: 'run' }]);
+  });
+});
