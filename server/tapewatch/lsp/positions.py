@@ -26,6 +26,11 @@ def strip_eol(line: str) -> str:
     return line.rstrip("\r\n")
 
 
+def split_lines(text: str) -> list:
+    """Lines as LSP counts them (only CR LF, CR and LF end a line; not FF or U+2028)."""
+    return NEWLINE.split(text)
+
+
 @dataclass(frozen=True)
 class LineEdit:
     """One content change, as a map from old lines to new lines.
@@ -93,8 +98,8 @@ def from_range(start: Tuple[int, int], end: Tuple[int, int], text: str,
 
 def from_texts(old: str, new: str) -> LineEdit:
     """A whole-document replacement: unchanged lines are found by a diff."""
-    old_lines = [strip_eol(x) for x in old.splitlines()]
-    new_lines = [strip_eol(x) for x in new.splitlines()]
+    old_lines = split_lines(old)
+    new_lines = split_lines(new)
     table: Dict[int, int] = {}
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
     for block in matcher.get_matching_blocks():

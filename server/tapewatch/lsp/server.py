@@ -133,6 +133,7 @@ class TapewatchServer(LanguageServer):
         )
         self.features: Dict[str, Feature] = {}
         self._cancel_hooks: Dict[Any, Callable[[], None]] = {}
+        self._early_cancels: List[Any] = []  # cancelled before their handler registered a hook
         self._register_core_handlers()
 
     # -- features ---------------------------------------------------------
@@ -258,7 +259,15 @@ class TapewatchServer(LanguageServer):
         return self.protocol.msg_id
 
     def on_cancel_request(self, msg_id: Any, hook: Callable[[], None]) -> Callable[[], None]:
-        """Call ``hook`` when the client sends ``$/cancelRequest`` for ``msg_id``."""
+        """Call ``hook`` when the client sends ``$/cancelRequest`` for ``msg_id``.
+
+        Returns a function that removes the hook.  A cancel that arrived
+        before the hook was registered calls it at once.
+        """
+        if msg_id in self._early_cancels:
+            self._early_cancels.remove(msg_id)
+            self._call_cancel_hook(hook)
+            return lambda: None
         self._cancel_hooks[msg_id] = hook
 
         def remove() -> None:
@@ -270,7 +279,11 @@ class TapewatchServer(LanguageServer):
     def request_cancelled(self, msg_id: Any) -> None:
         hook = self._cancel_hooks.pop(msg_id, None)
         if hook is None:
+            self._early_cancels = (self._early_cancels + [msg_id])[-64:]
             return
+        self._call_cancel_hook(hook)
+
+    def _call_cancel_hook(self, hook: Callable[[], None]) -> None:
         try:
             hook()
         except Exception as exc:  # noqa: BLE001 (isolation)

@@ -1,0 +1,220 @@
+"""The diagnostic layers, publishing, and moving diagnostics with edits.
+
+Two layers, merged when a file is published:
+
+- **runs**: per script, the entries of its last verification run, in every
+  file the run involved (the script, imported modules...).  A new run of
+  the script replaces its entries everywhere; files left with none are
+  published empty.
+- **lints**: per open document, the static lint entries.
+
+Every content change is turned into a :class:`~.positions.LineEdit` before
+it is applied and moves the entries of its file (and related locations in
+it).  Edits made while a run was going on are logged and replayed onto the
+run's entries when it finishes, and a document that had unsaved changes
+when the run started is mapped from the saved text (which the run saw) to
+the buffer by a diff.
+"""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass, field
+from typing import Deque, Dict, Iterable, List, Optional, Tuple
+
+from lsprotocol import types
+
+from . import positions, uris
+from .convert import Entry, moved, read_text, to_diagnostic
+from .positions import LineEdit
+from .server import Feature, TapewatchServer
+
+EDIT_LOG = 20000  # content changes remembered for runs in progress
+
+
+@dataclass
+class Snapshot:
+    """What a run's entries must be mapped through when it finishes."""
+
+    seq: int
+    # path key -> (saved text, buffer text) of documents open at the start
+    # whose buffer differed from the file on disk.
+    dirty: Dict[str, Tuple[str, str]] = field(default_factory=dict)
+    saved: Dict[str, str] = field(default_factory=dict)  # path key -> text on disk
+
+
+class DiagnosticsFeature(Feature):
+    name = "diagnostics"
+
+    def __init__(self, server: TapewatchServer):
+        super().__init__(server)
+        self.spellings = uris.Spellings()
+        self.runs: Dict[str, Dict[str, List[Entry]]] = {}  # script key -> file key -> entries
+        self.lints: Dict[str, List[Entry]] = {}  # file key -> entries
+        self.paths: Dict[str, str] = {}  # file key -> a path spelled as seen
+        self.published: Dict[str, str] = {}  # file key -> uri last published non-empty
+        self.seq = 0
+        self.log: Deque[Tuple[int, str, LineEdit]] = collections.deque(maxlen=EDIT_LOG)
+        self.last_change: Dict[str, int] = {}
+        self._dirty: set = set()
+
+    # -- documents --------------------------------------------------------
+
+    def document_open(self, uri: str) -> None:
+        self.spellings.remember(uri)
+
+    def before_change(self, uri: str, change: types.TextDocumentContentChangeEvent) -> None:
+        path = uris.to_path(uri)
+        doc = self.server.workspace.text_documents.get(uri)
+        if path is None or doc is None:
+            return
+        old = doc.source
+        if isinstance(change, types.TextDocumentContentChangePartial):
+            r = change.range
+            edit = positions.from_range((r.start.line, r.start.character), (r.end.line, r.end.character),
+                                        change.text, positions.split_lines(old), self.server.client_units)
+        else:
+            edit = positions.from_texts(old, change.text)
+        key = uris.key(path)
+        self.seq += 1
+        self.log.append((self.seq, key, edit))
+        self.last_change[key] = self.seq
+        self._dirty.update(self._apply(key, edit))
+
+    def document_change(self, uri: str) -> None:
+        dirty, self._dirty = self._dirty, set()
+        for key in dirty:
+            self.publish(key)
+
+    # -- layers -------------------------------------------------------------
+
+    def _apply(self, key: str, edit: LineEdit) -> Iterable[str]:
+        """Move every stored entry touched by an edit of file ``key``."""
+        touched = set()
+        layers: List[Dict[str, List[Entry]]] = list(self.runs.values()) + [self.lints]
+        for layer in layers:
+            for file_key, entries in layer.items():
+                out = []
+                changed = False
+                for e in entries:
+                    m = moved(e, key, edit, uris.key)
+                    if m is not e:
+                        changed = True
+                    if m is not None:
+                        out.append(m)
+                if changed:
+                    layer[file_key] = out
+                    touched.add(file_key)
+        return touched
+
+    def snapshot(self) -> Snapshot:
+        """Call when a run starts: the sequence number and unsaved buffers."""
+        snap = Snapshot(seq=self.seq)
+        for uri, doc in list(self.server.workspace.text_documents.items()):
+            path = uris.to_path(uri)
+            if path is None:
+                continue
+            saved = read_text(path)
+            if saved is None:
+                continue
+            key = uris.key(path)
+            snap.saved[key] = saved
+            if saved != doc.source:
+                snap.dirty[key] = (saved, doc.source)
+        return snap
+
+    def catch_up(self, entries: List[Entry], key: str, snap: Snapshot) -> List[Entry]:
+        """Map entries computed on the text at ``snap`` to the current text."""
+        edits: List[LineEdit] = []
+        if key in snap.dirty:
+            saved, buffer = snap.dirty[key]
+            edits.append(positions.from_texts(saved, buffer))
+        if self.last_change.get(key, 0) > snap.seq:
+            if self.log and self.log[0][0] > snap.seq + 1:
+                return []  # history lost: no safe place for them
+            edits += [edit for seq, k, edit in self.log if seq > snap.seq and k == key]
+        for edit in edits:
+            entries = [m for m in (moved(e, key, edit, uris.key) for e in entries) if m is not None]
+        return entries
+
+    def catch_up_related(self, entries: List[Entry], own: str, snap: Snapshot) -> List[Entry]:
+        """Related locations in other files than ``own`` edited during the run move too."""
+        keys = {uris.key(r.span.path) for e in entries for r in e.related} - {own}
+        for key in keys:
+            edits: List[LineEdit] = []
+            if key in snap.dirty:
+                edits.append(positions.from_texts(*snap.dirty[key]))
+            edits += [edit for seq, k, edit in self.log if seq > snap.seq and k == key]
+            for edit in edits:
+                out = []
+                for e in entries:
+                    m = moved(e, key, edit, uris.key)
+                    # The primary span is in another file: only related ones move.
+                    out.append(m if m is not None else e)
+                entries = out
+        return entries
+
+    def set_run(self, script: str, entries: List[Entry], snap: Optional[Snapshot] = None) -> None:
+        """Replace the entries of ``script``'s last run and publish every file involved."""
+        by_file: Dict[str, List[Entry]] = {}
+        for e in entries:
+            key = uris.key(e.span.path)
+            self.paths.setdefault(key, e.span.path)
+            by_file.setdefault(key, []).append(e)
+        if snap is not None:
+            for key in list(by_file):
+                fixed = self.catch_up_related(self.catch_up(by_file[key], key, snap), key, snap)
+                by_file[key] = fixed
+        script_key = uris.key(script)
+        old = self.runs.get(script_key, {})
+        self.runs[script_key] = by_file
+        for key in set(old) | set(by_file):
+            self.publish(key)
+
+    def set_lints(self, path: str, entries: List[Entry]) -> None:
+        key = uris.key(path)
+        self.paths.setdefault(key, path)
+        if not entries and key not in self.lints:
+            return
+        if entries:
+            self.lints[key] = entries
+        else:
+            self.lints.pop(key, None)
+        self.publish(key)
+
+    def entries(self, key: str) -> List[Entry]:
+        out: List[Entry] = []
+        for by_file in self.runs.values():
+            out += by_file.get(key, [])
+        out += self.lints.get(key, [])
+        return out
+
+    def entries_for_uri(self, uri: str) -> List[Entry]:
+        path = uris.to_path(uri)
+        return self.entries(uris.key(path)) if path else []
+
+    # -- publishing ---------------------------------------------------------
+
+    def publish(self, key: str) -> None:
+        entries = self.entries(key)
+        if not entries and key not in self.published:
+            return
+        path = self.paths.get(key, key)
+        uri = self.spellings.uri(path)
+        if not entries:
+            uri = self.published.pop(key, uri)
+        else:
+            previous = self.published.get(key)
+            if previous is not None and previous != uri:
+                # The client spells this file differently now: clear the old spelling.
+                self.server.text_document_publish_diagnostics(
+                    types.PublishDiagnosticsParams(uri=previous, diagnostics=[]))
+            self.published[key] = uri
+        entries.sort(key=lambda e: (e.span.start_line, e.span.start_char, e.code))
+        diagnostics = [to_diagnostic(e, lambda p: self.spellings.uri(p)) for e in entries]
+        self.server.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
+
+
+def setup(server: TapewatchServer) -> DiagnosticsFeature:
+    return server.add_feature(DiagnosticsFeature(server))  # type: ignore[return-value]

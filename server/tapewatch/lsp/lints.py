@@ -1,0 +1,133 @@
+"""Static lints (TW3xx) of open Python documents, on open and on change.
+
+``tapewatch.lint.lint_source(source, path)`` is pure AST analysis; it runs
+in a worker thread ``DEBOUNCE`` seconds after the last change, and its
+result is dropped if the document changed meanwhile (a newer lint is
+already scheduled).  The ``lint`` setting turns the layer on and off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable, Dict, List, Optional
+
+from lsprotocol import types
+
+from . import uris
+from .convert import Entry, LineSource, entry_of
+from .server import Feature, TapewatchServer
+
+DEBOUNCE = 0.3
+
+
+def load_linter() -> Callable[[str, str], List[Any]]:
+    from ..lint import lint_source  # noqa: PLC0415 (written alongside; imported when first needed)
+
+    return lint_source
+
+
+class LintsFeature(Feature):
+    name = "lints"
+
+    def __init__(self, server: TapewatchServer, debounce: float = DEBOUNCE):
+        super().__init__(server)
+        self.debounce = debounce
+        self._timers: Dict[str, asyncio.TimerHandle] = {}
+        self._linter: Optional[Callable[[str, str], List[Any]]] = None
+        self._linter_error: Optional[str] = None
+
+    def linter(self) -> Optional[Callable[[str, str], List[Any]]]:
+        if self._linter is None and self._linter_error is None:
+            try:
+                self._linter = load_linter()
+            except Exception as exc:  # noqa: BLE001 (the rest of the server works without lints)
+                self._linter_error = "%s: %s" % (type(exc).__name__, exc)
+                self.server.log("tapewatch: static lints unavailable: " + self._linter_error,
+                                types.MessageType.Warning)
+        return self._linter
+
+    # -- hooks --------------------------------------------------------------
+
+    def document_open(self, uri: str) -> None:
+        self.schedule(uri, delay=0.0)
+
+    def document_change(self, uri: str) -> None:
+        self.schedule(uri)
+
+    def document_close(self, uri: str) -> None:
+        self._cancel(uri)
+        path = uris.to_path(uri)
+        if path:
+            self._diagnostics().set_lints(path, [])
+
+    def settings_changed(self) -> None:
+        for uri in list(self.server.workspace.text_documents):
+            self.schedule(uri, delay=0.0)
+
+    def shutdown(self) -> None:
+        for uri in list(self._timers):
+            self._cancel(uri)
+
+    # -- linting ------------------------------------------------------------
+
+    def _diagnostics(self):
+        return self.server.get_feature("diagnostics")
+
+    def _cancel(self, uri: str) -> None:
+        handle = self._timers.pop(uri, None)
+        if handle is not None:
+            handle.cancel()
+
+    def schedule(self, uri: str, delay: Optional[float] = None) -> None:
+        self._cancel(uri)
+        loop = asyncio.get_running_loop()
+        self._timers[uri] = loop.call_later(self.debounce if delay is None else delay, self._fire, uri)
+
+    def _fire(self, uri: str) -> None:
+        self._timers.pop(uri, None)
+        self.server.spawn(self.name, "lint", self.lint(uri))
+
+    def _wanted(self, uri: str) -> Optional[str]:
+        path = uris.to_path(uri)
+        doc = self.server.workspace.text_documents.get(uri)
+        if path is None or doc is None:
+            return None
+        if doc.language_id == "python" or path.endswith((".py", ".pyi", ".pyw")):
+            return path
+        return None
+
+    async def lint(self, uri: str) -> None:
+        path = self._wanted(uri)
+        if path is None:
+            return
+        diagnostics = self._diagnostics()
+        settings, _ = self.server.get_feature("settings").for_path(path)  # type: ignore[union-attr]
+        if not settings.lint:
+            diagnostics.set_lints(path, [])
+            return
+        linter = self.linter()
+        if linter is None:
+            return
+        doc = self.server.workspace.text_documents[uri]
+        version, text = doc.version, doc.source
+        loop = asyncio.get_running_loop()
+        findings = await loop.run_in_executor(None, linter, text, path)
+        doc = self.server.workspace.text_documents.get(uri)
+        if doc is None or doc.version != version or doc.source != text:
+            return  # changed meanwhile: the next lint is scheduled
+        entries = lint_entries(findings, path, uri, text, self.server.client_units)
+        diagnostics.set_lints(path, entries)
+
+
+def lint_entries(findings: List[Any], path: str, uri: str, text: str, units: Callable[[str], int]) -> List[Entry]:
+    key = uris.key(path)
+
+    def buffer(p: str) -> Optional[str]:
+        return text if uris.key(p) == key else None
+
+    src = LineSource(buffers=buffer, units=units)
+    return [entry_of(f, path, uri, src, kind="lint", exists=lambda p: uris.key(p) == key) for f in findings]
+
+
+def setup(server: TapewatchServer) -> LintsFeature:
+    return server.add_feature(LintsFeature(server))  # type: ignore[return-value]

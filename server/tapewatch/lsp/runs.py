@@ -1,0 +1,326 @@
+"""Verification runs: ``tapewatch.runVerification``, ``tapewatch.listDevices``, run-on-save.
+
+A run is ``runner.run_probe`` awaited on the event loop (the probe is a
+subprocess; nothing blocks).  One run per document: a new one cancels the
+old one first.  A run is cancelled by ``$/cancelRequest`` for its command,
+by ``window/workDoneProgress/cancel`` for its progress token, by a newer run
+or by shutdown; cancelling the task makes the runner kill the process tree.
+
+Progress goes to the client's ``workDoneToken`` or, without one, to a token
+the server creates when the client supports it.  The script's output is
+streamed as ``window/logMessage`` (batched and bounded, see ``output``).
+Every run ends with ``tapewatch/runFinished`` ``{uri, summary}``; the
+command returns the summary.  Findings become diagnostics through the
+diagnostics feature; a cancelled run leaves the previous ones in place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Dict, Optional
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+
+from .. import runner
+from ..runner import RunRequest, RunResult
+from . import uris
+from .convert import LineSource, entry_of
+from .output import OutputBatcher
+from .server import Feature, TapewatchServer
+
+RUN_FINISHED = "tapewatch/runFinished"
+RUN_VERIFICATION = "tapewatch.runVerification"
+LIST_DEVICES = "tapewatch.listDevices"
+REPORT_INTERVAL = 0.25  # seconds between progress reports
+
+
+@dataclass
+class Run:
+    uri: str
+    path: str
+    origin: str  # "command" or "save"
+    token: Any = None
+    task: Optional[asyncio.Task] = None
+    done: asyncio.Future = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    cancel_reason: str = ""
+
+    def cancel(self, reason: str) -> None:
+        if not self.cancel_reason:
+            self.cancel_reason = reason
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+
+
+class RunProgress:
+    """Work-done progress for one run; silent when the client has no token."""
+
+    def __init__(self, server: TapewatchServer, token: Any, on_cancel):
+        self.server = server
+        self.token = token
+        self.on_cancel = on_cancel
+        self.created = False
+        self._last_report = 0.0
+        self._pending: Optional[str] = None
+        self._handle: Optional[asyncio.TimerHandle] = None
+
+    async def begin(self, title: str, message: str) -> None:
+        progress = self.server.work_done_progress
+        if self.token is None and self.server.supports("window.work_done_progress"):
+            token = "tapewatch-run-" + uuid.uuid4().hex
+            try:
+                await asyncio.wait_for(progress.create_async(token), 5.0)
+                self.token, self.created = token, True
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 (progress is optional)
+                self.server.log("tapewatch: no progress for this run: %s" % exc)
+        if self.token is None:
+            return
+        progress.begin(self.token, types.WorkDoneProgressBegin(title=title, message=message, cancellable=True))
+        fut = progress.tokens.get(self.token)
+        if fut is not None:
+            fut.add_done_callback(lambda f: self.on_cancel() if f.cancelled() else None)
+
+    def report(self, message: str) -> None:
+        """Throttled: at most one report per REPORT_INTERVAL, the latest wins."""
+        if self.token is None:
+            return
+        self._pending = message
+        now = time.monotonic()
+        if now - self._last_report >= REPORT_INTERVAL:
+            self._send_report()
+        elif self._handle is None:
+            loop = asyncio.get_running_loop()
+            self._handle = loop.call_later(REPORT_INTERVAL - (now - self._last_report), self._send_report)
+
+    def _send_report(self) -> None:
+        self._handle = None
+        if self._pending is None or self.token is None:
+            return
+        self._last_report = time.monotonic()
+        message, self._pending = self._pending, None
+        self.server.work_done_progress.report(self.token, types.WorkDoneProgressReport(message=message))
+
+    def end(self, message: str) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+        if self.token is None:
+            return
+        self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
+        self.server.work_done_progress.tokens.pop(self.token, None)
+
+
+class RunsFeature(Feature):
+    name = "runs"
+
+    def __init__(self, server: TapewatchServer):
+        super().__init__(server)
+        self.active: Dict[str, Run] = {}  # path key -> the run in progress
+        self.results: Dict[str, Dict[str, Any]] = {}  # path key -> {"uri", "result"}
+
+    # -- public -----------------------------------------------------------
+
+    def last_result(self, uri: str) -> Optional[Dict[str, Any]]:
+        path = uris.to_path(uri)
+        return self.results.get(uris.key(path)) if path else None
+
+    async def command_run(self, *args: Any) -> Dict[str, Any]:
+        uri = _uri_argument(args)
+        if uri is None:
+            raise JsonRpcInvalidParams("%s expects [uri]" % RUN_VERIFICATION)
+        if uris.to_path(uri) is None:
+            message = "Tapewatch runs files on disk: save %s first" % uri
+            self.server.show(message, types.MessageType.Error)
+            raise JsonRpcInvalidParams(message)
+        params = self.server.execute_params()
+        token = params.work_done_token if params is not None else None
+        return await self.start(uri, token=token, request_id=self.server.current_request_id(), origin="command")
+
+    async def start(self, uri: str, token: Any = None, request_id: Any = None, origin: str = "command") -> Dict[str, Any]:
+        path = uris.to_path(uri)
+        assert path is not None
+        key = uris.key(path)
+        diagnostics = self.server.get_feature("diagnostics")
+        if diagnostics is not None:
+            diagnostics.spellings.remember(uri)  # type: ignore[attr-defined]
+        run = Run(uri=uri, path=os.path.abspath(path), origin=origin, token=token)
+        previous = self.active.get(key)
+        self.active[key] = run
+        remove_hook = lambda: None  # noqa: E731
+        if request_id is not None:
+            remove_hook = self.server.on_cancel_request(request_id, lambda: run.cancel("cancelled by the client"))
+        try:
+            if previous is not None:
+                previous.cancel("a newer run of the same file started")
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(previous.done), 10.0)
+            if run.cancel_reason:
+                summary = self._cancelled_summary(run)
+                self._finish_notify(run, summary)
+                return summary
+            run.task = asyncio.ensure_future(self._execute(run))
+            return await run.task
+        finally:
+            remove_hook()
+            if not run.done.done():
+                run.done.set_result(None)
+            if self.active.get(key) is run:
+                del self.active[key]
+
+    # -- the run ------------------------------------------------------------
+
+    async def _execute(self, run: Run) -> Dict[str, Any]:
+        settings_feature = self.server.get_feature("settings")
+        settings, folder = settings_feature.for_path(run.path)  # type: ignore[union-attr]
+        req = RunRequest(script=run.path, python=settings.interpreter, device=settings.device,
+                         timeout=settings.timeout, cwd=settings.cwd, args=list(settings.args),
+                         env=dict(settings.env))
+        name = os.path.basename(run.path)
+        diagnostics = self.server.get_feature("diagnostics")
+        snap = diagnostics.snapshot() if diagnostics is not None else None  # type: ignore[attr-defined]
+        progress = RunProgress(self.server, run.token, lambda: run.cancel("cancelled from the progress UI"))
+        output = OutputBatcher(lambda text: self.server.log(text, types.MessageType.Log))
+        counts = {"findings": 0, "tapes": 0}
+        if folder is None:
+            self.server.log("tapewatch: %s is outside the workspace folders; using the window's settings" % run.path)
+        self.server.log("tapewatch: running %s on %s with %s" % (run.path, req.device, req.python),
+                        types.MessageType.Info)
+
+        def on_event(event: dict) -> None:
+            kind = event.get("event")
+            if kind == "start":
+                progress.report("%s: Warp %s on %s" % (name, event.get("warp_version") or "?",
+                                                        event.get("device") or req.device))
+            elif kind == "finding":
+                counts["findings"] += 1
+                n = counts["findings"]
+                progress.report("%s: %d finding%s so far" % (name, n, "" if n == 1 else "s"))
+            elif kind == "tape":
+                counts["tapes"] += 1
+                progress.report("%s: %d finding%s so far, %d tape%s captured"
+                                % (name, counts["findings"], "" if counts["findings"] == 1 else "s",
+                                   counts["tapes"], "" if counts["tapes"] == 1 else "s"))
+
+        try:
+            await progress.begin("Tapewatch", "%s on %s" % (name, req.device))
+            result = await runner.run_probe(req, on_output=output.add, on_event=on_event)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and hasattr(task, "uncancel"):
+                task.uncancel()
+            output.close()
+            if not run.cancel_reason:
+                run.cancel_reason = "cancelled"
+            summary = self._cancelled_summary(run, req)
+            progress.end("%s: %s" % (name, run.cancel_reason))
+            self.server.log("tapewatch: %s: run %s" % (name, run.cancel_reason), types.MessageType.Info)
+            self._finish_notify(run, summary)
+            return summary
+        except Exception as exc:
+            output.close()
+            progress.end("%s: the run failed: %s" % (name, exc))
+            self._finish_notify(run, self._cancelled_summary(run, req, status="failed"))
+            raise
+        output.close()
+        summary = dict(result.summary(), uri=run.uri)
+        if diagnostics is not None:
+            src = LineSource(buffers=(lambda p: snap.saved.get(uris.key(p))) if snap else None,
+                             units=self.server.client_units)
+            entries = [entry_of(f, result.script, run.uri, src, cwd=req.cwd or os.path.dirname(run.path))
+                       for f in result.findings]
+            diagnostics.set_run(run.path, entries, snap)  # type: ignore[attr-defined]
+        self.results[uris.key(run.path)] = {"uri": run.uri, "result": result}
+        line = one_line(name, result)
+        progress.end(line)
+        self.server.log("tapewatch: " + line, types.MessageType.Info)
+        self._finish_notify(run, summary)
+        return summary
+
+    def _cancelled_summary(self, run: Run, req: Optional[RunRequest] = None, status: str = "cancelled") -> Dict[str, Any]:
+        result = RunResult(script=run.path, device=req.device if req else None, outcome="cancelled")
+        summary = dict(result.summary(), uri=run.uri)
+        summary["status"] = status
+        if run.cancel_reason:
+            summary["reason"] = run.cancel_reason
+        return summary
+
+    def _finish_notify(self, run: Run, summary: Dict[str, Any]) -> None:
+        self.server.protocol.notify(RUN_FINISHED, {"uri": run.uri, "summary": summary})
+
+    # -- hooks --------------------------------------------------------------
+
+    def document_save(self, uri: str) -> None:
+        path = uris.to_path(uri)
+        if path is None or not path.endswith((".py", ".pyw")):
+            return
+        settings, _ = self.server.get_feature("settings").for_path(path)  # type: ignore[union-attr]
+        if not settings.run_on_save:
+            return
+        text = self.server.open_text(uri)
+        if text is None:
+            text = _read_small(path)
+        if not text or "Tape" not in text:
+            return
+        self.server.spawn(self.name, "run on save", self.start(uri, origin="save"))
+
+    async def shutdown(self) -> None:
+        runs = list(self.active.values())
+        for run in runs:
+            run.cancel("the server is shutting down")
+        if runs:
+            await asyncio.wait([asyncio.shield(r.done) for r in runs], timeout=5.0)
+
+    async def list_devices(self, *args: Any) -> Dict[str, Any]:
+        uri = _uri_argument(args)
+        settings, _ = self.server.get_feature("settings").for_uri(uri)  # type: ignore[union-attr]
+        out = await runner.list_devices(settings.interpreter, timeout=min(settings.timeout, 120.0))
+        if out.get("error"):
+            self.server.log("tapewatch: listDevices with %s: %s" % (settings.interpreter, out["error"]),
+                            types.MessageType.Warning)
+        return out
+
+
+def one_line(name: str, result: RunResult) -> str:
+    counts = result.counts()
+    parts = ["%d %s%s" % (n, sev, "s" if n != 1 else "") for sev, n in counts.items() if n]
+    if result.status == "failed":
+        failing = next((f for f in result.findings if f.code in runner.TOOL_FAILURES), None)
+        what = "%s %s" % (failing.code, failing.message.splitlines()[0]) if failing else result.outcome
+        return "%s: failed: %s" % (name, what[:200])
+    return "%s on %s with Warp %s in %.1fs: %s" % (
+        name, result.device or "?", result.warp_version or "?", result.seconds, ", ".join(parts) or "no findings")
+
+
+def _uri_argument(args: Any) -> Optional[str]:
+    if not args:
+        return None
+    first = args[0]
+    if isinstance(first, str):
+        return first
+    if isinstance(first, dict) and isinstance(first.get("uri"), str):
+        return first["uri"]
+    return None
+
+
+def _read_small(path: str) -> Optional[str]:
+    try:
+        if os.path.getsize(path) > 4 * 1024 * 1024:
+            return None
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
+def setup(server: TapewatchServer) -> RunsFeature:
+    feature = server.add_feature(RunsFeature(server))
+    server.command(feature.name, RUN_VERIFICATION)(feature.command_run)
+    server.command(feature.name, LIST_DEVICES)(feature.list_devices)
+    return feature  # type: ignore[return-value]
