@@ -164,9 +164,15 @@ def features(wp) -> dict:
     """What this Warp can do, detected rather than read from its version."""
     import inspect  # noqa: PLC0415
 
+    import importlib  # noqa: PLC0415
+
     ctx = wp._src.context
     try:
-        restore = "restore_inputs" in inspect.signature(wp.autograd.gradcheck).parameters
+        autograd = importlib.import_module("warp.autograd")  # not imported by ``import warp``
+    except ImportError:
+        autograd = None
+    try:
+        restore = "restore_inputs" in inspect.signature(autograd.gradcheck).parameters
     except (AttributeError, TypeError, ValueError):
         restore = False
     return {
@@ -175,7 +181,7 @@ def features(wp) -> dict:
         "copy_warning_location": hasattr(ctx, "_copy_caller_location"),
         "logger": hasattr(wp, "set_logger"),
         "gradcheck_restore_inputs": restore,
-        "gradcheck_tape": hasattr(wp.autograd, "gradcheck_tape") if hasattr(wp, "autograd") else False,
+        "gradcheck_tape": hasattr(autograd, "gradcheck_tape"),
     }
 
 
