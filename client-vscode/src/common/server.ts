@@ -16,61 +16,32 @@ import {
   State,
   Trace,
   WorkDoneProgress,
-  type ClientCapabilities,
   type DynamicFeature,
   type ExecuteCommandRegistrationOptions,
-  type FeatureState,
   type LanguageClientOptions,
-  type RegistrationData,
   type StaticFeature,
   type WorkDoneProgressBegin,
   type WorkDoneProgressEnd,
   type WorkDoneProgressReport,
 } from 'vscode-languageclient/node';
 import { readSettings } from './config';
-import { EXTENSION_NAME, Methods, PYTHON_EXTENSION_ID } from './constants';
+import { ExecuteCommandsExcept } from './commandFilter';
+import { Commands, EXTENSION_NAME, Methods, PYTHON_EXTENSION_ID } from './constants';
 import { errorText, traceFor } from './logging';
 import { activeEnvironment, chooseInterpreter, runInterpreter, type InterpreterChoice, type PythonExtensionApi } from './python';
 import { describeLaunch, locateServerCode, serverLaunch } from './serverLaunch';
 import { didChangeConfigurationParams, initializationOptions, RESTART_KEYS, SECTION } from './settings';
 import * as vsapi from './vscodeapi';
 
-/**
- * Command ids. The server lists `tapewatch.runVerification`,
- * `tapewatch.generateHarness` and `tapewatch.listDevices` in its
- * `executeCommandProvider`, and vscode-languageclient registers every such id
- * as a VS Code command. The extension registers `tapewatch.runVerification`
- * and `tapewatch.generateHarness` itself (palette, menus, keybindings: with
- * trust checks, saving, progress and cancellation), so the library's
- * registration would throw "command already exists" — on start, and again on
- * every restart. We keep the ids the user sees and switch the library's
- * registration off: this feature still declares the `workspace.executeCommand`
- * capability but registers no VS Code command; our command handlers send
- * `workspace/executeCommand` themselves (`ServerConnection.executeCommand`).
- */
-class ExecuteCommandsWithoutRegistration implements DynamicFeature<ExecuteCommandRegistrationOptions> {
-  constructor(private readonly inner: DynamicFeature<ExecuteCommandRegistrationOptions>) {}
-  get registrationType() {
-    return this.inner.registrationType;
-  }
-  fillClientCapabilities(capabilities: ClientCapabilities): void {
-    this.inner.fillClientCapabilities(capabilities);
-  }
-  getState(): FeatureState {
-    return { kind: 'workspace', id: this.registrationType.method, registrations: false };
-  }
-  initialize(): void {}
-  register(_data: RegistrationData<ExecuteCommandRegistrationOptions>): void {}
-  unregister(_id: string): void {}
-  clear(): void {}
-}
+/** Server commands the extension registers itself (see commandFilter.ts). */
+const CLIENT_OWNED_COMMANDS: ReadonlySet<string> = new Set(Object.values(Commands));
 
 class TapewatchLanguageClient extends LanguageClient {
   // Called from the base constructor for each built-in feature: no instance fields here.
   public override registerFeature(feature: StaticFeature | DynamicFeature<unknown>): void {
     const method = (feature as Partial<DynamicFeature<unknown>>).registrationType?.method;
     if (method === ExecuteCommandRequest.method) {
-      super.registerFeature(new ExecuteCommandsWithoutRegistration(feature as DynamicFeature<ExecuteCommandRegistrationOptions>));
+      super.registerFeature(new ExecuteCommandsExcept(feature as DynamicFeature<ExecuteCommandRegistrationOptions>, CLIENT_OWNED_COMMANDS));
       return;
     }
     super.registerFeature(feature);
