@@ -10,7 +10,7 @@ import ast
 from collections import defaultdict
 from typing import Callable, Dict, List, Set, Tuple
 
-from .exprs import end_pos, pos
+from .exprs import end_pos, pos, walk
 
 Pos = Tuple[int, int]
 
@@ -29,11 +29,12 @@ class FunctionIndex:
         self.loops: List[ast.stmt] = []  # For and While
         # name -> positions where a new binding of the name takes effect (``=``, ``for``, ``with``)
         self.stores: Dict[str, List[Pos]] = defaultdict(list)
-        # name -> (position, node) where its value is read (``x += 1`` reads x)
-        self.loads: Dict[str, List[Tuple[Pos, ast.AST]]] = defaultdict(list)
-        # name -> reads whose adjoint needs the value itself: a divisor, a factor
-        # next to a non-constant, a call argument, an index, a comparison
-        self.value_uses: Dict[str, List[Tuple[Pos, ast.AST]]] = defaultdict(list)
+        # name -> Name nodes reading its value (``x += 1`` reads x); see loads_of
+        self.loads: Dict[str, List[ast.Name]] = defaultdict(list)
+        # name -> (operand, user) where the adjoint needs the value itself: a
+        # divisor, a factor next to a non-constant, a call argument, an index,
+        # a comparison; see value_uses_of
+        self.value_uses: Dict[str, List[Tuple[ast.AST, ast.AST]]] = defaultdict(list)
         # name -> (position, value) of each ``name = value``
         self.bindings: Dict[str, List[Tuple[Pos, ast.expr]]] = defaultdict(list)
         # ids of Name nodes that are only written through: ``a`` in ``a[i] = v``,
@@ -42,18 +43,28 @@ class FunctionIndex:
 
     def reads(self, name: str) -> bool:
         """True if the body reads the value of ``name`` (not only writes through it)."""
-        return any(id(node) not in self.write_bases for _, node in self.loads.get(name, ()))
+        return any(id(node) not in self.write_bases for node in self.loads.get(name, ()))
+
+    # Most names are never asked about: their reads are sorted on first request.
+
+    def loads_of(self, name: str) -> List[Tuple[Pos, ast.AST]]:
+        """(position, node) of each read of ``name``, in source order."""
+        return sorted(((pos(n), n) for n in self.loads.get(name, ())), key=_first)
+
+    def value_uses_of(self, name: str) -> List[Tuple[Pos, ast.AST]]:
+        """(position, user) of each read of ``name`` whose value an adjoint needs, in source order."""
+        return sorted(((pos(operand), user) for operand, user in self.value_uses.get(name, ())), key=_first)
 
 
 def build(fn_node: ast.FunctionDef, is_constant: Callable[[ast.AST], bool],
           is_linear_call: Callable[[ast.Call], bool]) -> FunctionIndex:
     idx = FunctionIndex()
     for stmt in fn_node.body:
-        for node in ast.walk(stmt):
+        for node in walk(stmt):
             kind = type(node)
             if kind is ast.Name:
-                if isinstance(node.ctx, ast.Load):
-                    idx.loads[node.id].append((pos(node), node))
+                if node.ctx.__class__ is ast.Load:
+                    idx.loads[node.id].append(node)
             elif kind is ast.Call:
                 idx.calls.append(node)
                 if node.args and _is_atomic_accumulate(node.func):
@@ -86,24 +97,27 @@ def build(fn_node: ast.FunctionDef, is_constant: Callable[[ast.AST], bool],
                 if isinstance(node.op, (ast.Add, ast.Sub)):
                     _write_base(idx, node.target)
                 if isinstance(node.target, ast.Name):
-                    idx.loads[node.target.id].append((pos(node.target), node.target))
+                    idx.loads[node.target.id].append(node.target)
             elif kind is ast.For or kind is ast.While:
                 idx.loops.append(node)
                 if kind is ast.For:
                     _record_stores(idx, node.target, None, pos(node.target))
             elif kind is ast.withitem and node.optional_vars is not None:
                 _record_stores(idx, node.optional_vars, None, pos(node.optional_vars))
-    # ast.walk is breadth-first; rules want source order.
+    # The walk is not in source order; rules want source order.
     idx.loops.sort(key=pos)
     idx.assigns.sort(key=pos)
     idx.augassigns.sort(key=pos)
     idx.calls.sort(key=pos)
-    for table in (idx.loads, idx.value_uses):
-        for entries in table.values():
-            entries.sort(key=lambda e: e[0])
     for entries in idx.stores.values():
         entries.sort()
+    for bound in idx.bindings.values():
+        bound.sort(key=lambda e: e[0])
     return idx
+
+
+def _first(entry):
+    return entry[0]
 
 
 def _is_atomic_accumulate(func: ast.expr) -> bool:
@@ -123,7 +137,7 @@ def _value_use(idx: FunctionIndex, operand: ast.AST, user: ast.AST, is_linear_ca
     while isinstance(operand, ast.Call) and len(operand.args) == 1 and is_linear_call(operand):
         operand = operand.args[0]
     if isinstance(operand, ast.Name):
-        idx.value_uses[operand.id].append((pos(operand), user))
+        idx.value_uses[operand.id].append((operand, user))
 
 
 def _binop_uses(idx: FunctionIndex, node: ast.BinOp, is_constant, is_linear_call) -> None:

@@ -12,7 +12,7 @@ import ast
 from typing import Dict, List, Optional, Set, Tuple
 
 from . import body
-from .exprs import Number, numeric_value
+from .exprs import Number, numeric_value, walk
 from .findings import Source
 from .kernels import (
     FUNC,
@@ -24,8 +24,13 @@ from .kernels import (
     struct_array_fields,
     warp_function,
 )
-from .names import Names, unparse
+from .names import Names, dotted, unparse
 from .vectypes import ValueType, constructed_type, user_type_from_factory
+
+# Attribute calls the module walk resolves (``wp.Tape()``, ``wp.kernel(f)``...).
+_CALLS_OF_INTEREST = frozenset({"set_module_options", "kernel", "func"})
+# Statement fields holding nested statements (match cases and except handlers hold ``.body``).
+_BODIES = ("body", "orelse", "handlers", "finalbody", "cases")
 
 DEFAULT_MAX_UNROLL = 16  # warp.config.max_unroll's default in every supported release
 
@@ -60,7 +65,8 @@ class FileContext:
         self.constants: Dict[str, Number] = {}
         self.user_types: Dict[str, ValueType] = {}
         self.options: List[OptionSite] = []  # every option site, in source order
-        self.diff_sites: List[ast.AST] = []  # wp.Tape(), .backward(), wp.autograd.*
+        self._diff_sites: Optional[List[ast.Call]] = None  # see the diff_sites property
+        self._host_exprs: List[ast.AST] = []  # host code, statement by statement, for diff_sites
         self.withs: List[Tuple[ast.With, Optional[ast.AST]]] = []  # (with, enclosing def)
         # texts bound to ``wp.Tape()``: per enclosing def for plain names,
         # file-wide for attributes (``self.tape = wp.Tape()`` in __init__).
@@ -144,7 +150,10 @@ class FileContext:
 
         defs: List[ast.FunctionDef] = []
         wrapped: Dict[str, str] = {}  # k = wp.kernel(f): function name -> kind
-        stack: List[Tuple[ast.AST, Optional[ast.AST]]] = [(tree, None)]
+        # Statements only: everything the file-level facts need is a statement
+        # (imports, defs, classes, ``with``, assignments, expression calls);
+        # expressions are walked lazily, and only for ``diff_sites``.
+        stack: List[Tuple[ast.stmt, Optional[ast.AST]]] = [(s, None) for s in reversed(tree.body)]
         while stack:
             node, scope = stack.pop()
             kind = type(node)
@@ -152,23 +161,31 @@ class FileContext:
                 defs.append(node)
                 if any(decorator_kind(d, self.names) for d in node.decorator_list):
                     continue  # a Warp body: body.build walks it
-                for d in node.decorator_list:
-                    stack.append((d, scope))
-                for child in node.body:
-                    stack.append((child, node))
+                stack.extend((child, node) for child in reversed(node.body))
                 continue
             if kind is ast.Import or kind is ast.ImportFrom:
                 self.names.add_import(node)
             elif kind is ast.ClassDef:
                 self._class(node)
-            elif kind is ast.Call:
-                self._call(node, wrapped)
             elif kind is ast.Assign:
                 self._assign(node, scope)
-            elif kind is ast.With:
+                if isinstance(node.value, ast.Call):
+                    self._call(node.value, wrapped)
+            elif kind is ast.Expr:
+                if isinstance(node.value, ast.Call):
+                    self._call(node.value, wrapped)
+            elif kind is ast.With or kind is ast.AsyncWith:
                 self.withs.append((node, scope))
-            for child in ast.iter_child_nodes(node):
-                stack.append((child, scope))
+            if kind is not ast.ClassDef:
+                self._host_exprs.extend(_own_expressions(node))
+            for field in _BODIES:
+                block = getattr(node, field, None)
+                if block:
+                    for child in reversed(block):
+                        if isinstance(child, ast.excepthandler) or child.__class__.__name__ == "match_case":
+                            stack.extend((c, scope) for c in reversed(child.body))
+                        else:
+                            stack.append((child, scope))
         self.names.finish()
 
         for d in defs:
@@ -180,7 +197,32 @@ class FileContext:
         self.functions.sort(key=lambda f: f.node.lineno)
         self.withs.sort(key=lambda w: (w[0].lineno, w[0].col_offset))
         self.options.sort(key=lambda s: (s.start.lineno, s.start.col_offset))
-        self.diff_sites.sort(key=lambda n: (n.lineno, n.col_offset))
+
+    @property
+    def diff_sites(self) -> List[ast.Call]:
+        """Calls that differentiate: ``wp.Tape()``, ``.backward(...)``, ``wp.autograd.*`` (source order).
+
+        Computed on first use with a walk of the host code (Warp bodies cannot
+        record tapes): only TW305 needs it, and only when the file disables
+        backward somewhere.
+        """
+        if self._diff_sites is None:
+            found = [n for root in self._host_exprs for n in walk(root)
+                     if isinstance(n, ast.Call) and self._differentiates(n)]
+            self._diff_sites = sorted(found, key=lambda n: (n.lineno, n.col_offset))
+        return self._diff_sites
+
+    def _differentiates(self, call: ast.Call) -> bool:
+        func = call.func
+        if isinstance(func, ast.Attribute):
+            if func.attr == "backward":
+                return True
+            if func.attr != "Tape" and "autograd" not in (dotted(func.value) or ""):
+                return False
+        elif not (isinstance(func, ast.Name) and self.names.binds(func.id)):
+            return False
+        q = self.names.qualname(func) or ""
+        return q == "warp.Tape" or q.startswith("warp.autograd.")
 
     def _module_constants(self, tree: ast.Module) -> None:
         for stmt in tree.body:
@@ -209,13 +251,15 @@ class FileContext:
                 self.user_types[node.name] = vtype
 
     def _call(self, node: ast.Call, wrapped: Dict[str, str]) -> None:
+        """A statement-level call: ``wp.set_module_options({...})``, ``k = wp.kernel(f)``."""
         func = node.func
+        if isinstance(func, ast.Attribute):
+            if func.attr not in _CALLS_OF_INTEREST:
+                return
+        elif not (isinstance(func, ast.Name) and self.names.binds(func.id)):
+            return
         q = self.names.qualname(func)
-        if q == "warp.Tape" or (q or "").startswith("warp.autograd."):
-            self.diff_sites.append(node)
-        elif isinstance(func, ast.Attribute) and func.attr == "backward":
-            self.diff_sites.append(node)
-        elif q == "warp.set_module_options" and node.args:
+        if q == "warp.set_module_options" and node.args:
             for key, value in dict_entries(node.args[0]).items():
                 self._option("module", key, value, node.args[0])
         elif q in ("warp.kernel", "warp.func") and node.args and isinstance(node.args[0], ast.Name):
@@ -259,6 +303,20 @@ class FileContext:
             elif kw.arg == "module_options":
                 for key, value in fn.module_options.items():
                     self._option("kernel-module", key, value, kw.value, fn.name)
+
+
+def _own_expressions(stmt: ast.stmt) -> List[ast.AST]:
+    """A statement without its nested statements: itself if simple, its header if compound."""
+    if not any(getattr(stmt, f, None) for f in _BODIES):
+        return [stmt]
+    out: List[ast.AST] = []
+    for field in ("test", "iter", "subject", "items"):
+        value = getattr(stmt, field, None)
+        if isinstance(value, list):
+            out.extend(value)
+        elif value is not None:
+            out.append(value)
+    return out
 
 
 def parse(source: str, path: str) -> Optional[FileContext]:

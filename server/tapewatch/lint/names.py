@@ -72,6 +72,10 @@ class Names:
         self._aliases.setdefault("wp", WARP)
         self._cache.clear()
 
+    def binds(self, name: str) -> bool:
+        """True if ``name`` is bound to something from Warp (cheap pre-check before ``qualname``)."""
+        return name in self._aliases
+
     def qualname(self, node: ast.AST) -> Optional[str]:
         """``warp.<...>`` for an expression naming a Warp object, else None."""
         text = dotted(node)
@@ -100,8 +104,40 @@ def _is_warp_module(name: str) -> bool:
 
 
 def unparse(node: ast.AST) -> str:
-    """Source text of an expression, normalised the way users compare it by eye."""
+    """Source text of an expression, normalised the way users compare it by eye.
+
+    Identical to ``ast.unparse``; names, attributes and simple subscripts
+    (``state.q``, ``states[i].q``, ``x[0]``), by far the most common
+    arguments of a launch, are built directly because ``ast.unparse`` costs
+    tens of microseconds per call.
+    """
+    fast = _simple_text(node)
+    if fast is not None:
+        return fast
     try:
         return ast.unparse(node)
     except Exception:  # malformed trees from odd sources: never let a label crash a rule
         return "<expr>"
+
+
+def _simple_text(node: ast.AST) -> Optional[str]:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _simple_text(node.value)
+        if base is None or not isinstance(node.value, (ast.Name, ast.Attribute, ast.Subscript)):
+            return None
+        return base + "." + node.attr
+    if isinstance(node, ast.Subscript):
+        index = node.slice
+        if isinstance(index, ast.Constant) and type(index.value) is int:
+            inner = repr(index.value)
+        elif isinstance(index, (ast.Name, ast.Attribute)):
+            inner = _simple_text(index)
+        else:
+            return None
+        base = _simple_text(node.value)
+        if base is None or inner is None or not isinstance(node.value, (ast.Name, ast.Attribute, ast.Subscript)):
+            return None
+        return base + "[" + inner + "]"
+    return None

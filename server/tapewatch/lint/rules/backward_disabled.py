@@ -35,13 +35,11 @@ _SCOPE_TEXT = {
 
 
 def check(ctx: FileContext) -> Iterator[Finding]:
-    if not ctx.diff_sites:
+    sites = [s for s in ctx.options if s.key == "enable_backward" and _is_false(s.value)]
+    if not sites or not ctx.diff_sites:  # diff_sites walks the file: ask only when needed
         return
-    first = ctx.diff_sites[0]
-    for site in ctx.options:
-        if site.key != "enable_backward" or not _is_false(site.value):
-            continue
-        yield _finding(ctx, site, first)
+    for site in sites:
+        yield _finding(ctx, site, ctx.diff_sites[0])
 
 
 def _is_false(value: ast.expr) -> bool:

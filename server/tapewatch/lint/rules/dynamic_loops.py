@@ -31,7 +31,7 @@ from tapewatch.model import Finding
 
 from .. import findings
 from ..context import FileContext
-from ..exprs import end_pos, mentions, pos, root_name
+from ..exprs import end_pos, mentions, pos, root_name, walk
 from ..kernels import KERNEL, WarpFunction
 from ..loops import dynamic_reason
 
@@ -79,12 +79,12 @@ def _check_loop(ctx: FileContext, fn: WarpFunction, loop: ast.stmt, reason: str)
         plain = [u for u in ups if u.kind == PLAIN]
         window = _after_loop(fn, var, end)
         if plain:
-            use = _first(fn.index.loads.get(var, ()), window)
+            use = _first(fn.index.loads_of(var), window)
             if use is not None:
                 yield _after_finding(ctx, fn, loop, var, plain[0], use, reason, loop_related,
                                      "is assigned in a dynamic loop", "local-used-after-loop")
         else:
-            use = _first(fn.index.value_uses.get(var, ()), window)
+            use = _first(fn.index.value_uses_of(var), window)
             if use is not None:
                 yield _after_finding(ctx, fn, loop, var, ups[0], use, reason, loop_related,
                                      "is accumulated in a dynamic loop", "accumulator-used-after-loop")
@@ -109,7 +109,7 @@ def _updates_in(ctx: FileContext, fn: WarpFunction, loop: ast.stmt) -> Dict[str,
     # The loop's own (and nested loops') targets are counters, not carried values.
     skip = set(fn.array_params) | set(fn.struct_params)
     for stmt in loop.body:
-        for node in ast.walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     _assign_target(ctx, out, node, target, node.value, skip)
@@ -150,7 +150,7 @@ def _update_kind(ctx: FileContext, var: str, value: ast.expr) -> str:
         return PLAIN
     if _linear(ctx, var, value):
         return LINEAR
-    for node in ast.walk(value):
+    for node in walk(value):
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div, ast.MatMult)):
             if mentions(node.left, var) or mentions(node.right, var):
                 return MULTIPLICATIVE

@@ -26,7 +26,7 @@ from tapewatch.model import Finding
 
 from .. import findings
 from ..context import FileContext
-from ..exprs import pos
+from ..exprs import end_pos, pos, walk
 from ..names import unparse
 
 CODE = "TW306"
@@ -47,23 +47,34 @@ Reads = Dict[str, _Read]
 
 def check(ctx: FileContext) -> Iterator[Finding]:
     out: List[Finding] = []
-    done: Set[int] = set()
+    covered_until = (0, 0)  # end of the last tape block analysed (ctx.withs is in source order)
     for with_node, scope in ctx.withs:
-        if id(with_node) in done:
-            continue
+        if pos(with_node) < covered_until:
+            continue  # nested in a tape block already analysed as a whole
         if any(ctx.is_tape_expr(item.context_expr, scope) for item in with_node.items):
-            # Nested tape blocks are analysed as part of the outer one.
-            for inner in ast.walk(with_node):
-                if isinstance(inner, ast.With):
-                    done.add(id(inner))
             _Block(ctx, out).run(with_node.body, {})
+            covered_until = end_pos(with_node)
     return iter(out)
+
+
+class _Loop:
+    """What one pass over a loop body saw, for the previous-iteration check."""
+
+    __slots__ = ("launches", "overwrites", "bound")
+
+    def __init__(self) -> None:
+        self.launches: List[Tuple[ast.Call, str, List[str]]] = []
+        self.overwrites: List[Tuple[ast.Call, Tuple[str, str, ast.expr]]] = []
+        self.bound: Set[str] = set()  # names rebound in the body: per-iteration values
 
 
 class _Block:
     def __init__(self, ctx: FileContext, out: List[Finding]) -> None:
         self.ctx = ctx
         self.out = out
+        self._launches: Dict[int, Optional[Tuple[str, List[str]]]] = {}
+        self._overwrites: Dict[int, Optional[Tuple[str, str, ast.expr]]] = {}
+        self._loops: List[_Loop] = []  # loops we are inside, innermost last
 
     def run(self, stmts: List[ast.stmt], reads: Reads) -> Reads:
         for s in stmts:
@@ -78,10 +89,19 @@ class _Block:
             return _union(self.run(s.body, dict(reads)), self.run(s.orelse, dict(reads)))
         if isinstance(s, (ast.For, ast.AsyncFor, ast.While)):
             self.expr(s.iter if isinstance(s, (ast.For, ast.AsyncFor)) else s.test, reads)
+            loop = _Loop()
             if isinstance(s, (ast.For, ast.AsyncFor)):
                 _rebind(reads, s.target)
+                loop.bound.update(n.id for n in walk(s.target) if isinstance(n, ast.Name))
+            self._loops.append(loop)
             after = self.run(s.body, dict(reads))
-            self.loop_carried(s)
+            self._loops.pop()
+            self.loop_carried(loop)
+            if self._loops:  # the enclosing loop saw everything this one did
+                outer = self._loops[-1]
+                outer.launches += loop.launches
+                outer.overwrites += loop.overwrites
+                outer.bound |= loop.bound
             return _union(reads, self.run(s.orelse, after))
         if isinstance(s, (ast.With, ast.AsyncWith)):
             for item in s.items:
@@ -102,45 +122,53 @@ class _Block:
 
     def expr(self, node: ast.AST, reads: Reads) -> None:
         """Overwrites in ``node`` are checked against earlier reads, then its launches become reads."""
-        calls = sorted((n for n in ast.walk(node) if isinstance(n, ast.Call)), key=pos)
+        calls = []
+        loop = self._loops[-1] if self._loops else None
+        for n in walk(node):
+            if isinstance(n, ast.Call):
+                calls.append(n)
+            elif loop is not None and isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                loop.bound.add(n.id)
+        calls.sort(key=pos)
         for call in calls:
             hit = self.overwrite(call)
-            if hit is not None and hit[0] in reads:
+            if hit is None:
+                continue
+            if loop is not None:
+                loop.overwrites.append((call, hit))
+            if hit[0] in reads:
                 self.report(call, hit, reads[hit[0]], previous_iteration=False)
         for call in calls:
             launch = self.launch(call)
             if launch is not None:
                 kernel, inputs = launch
+                if loop is not None:
+                    loop.launches.append((call, kernel, inputs))
                 for text in inputs:
                     reads[text] = _Read(call, kernel)
 
-    def loop_carried(self, loop: ast.stmt) -> None:
+    def loop_carried(self, loop: _Loop) -> None:
         """An overwrite before a launch that reads the same array, both in the loop body."""
-        body = loop.body
-        per_iteration = _names_bound_in(loop)
-        launches: List[Tuple[ast.Call, str, List[str]]] = []
-        overwrites: List[Tuple[ast.Call, Tuple[str, str, ast.expr]]] = []
-        for s in body:
-            for n in ast.walk(s):
-                if isinstance(n, ast.Call):
-                    launch = self.launch(n)
-                    if launch is not None:
-                        launches.append((n, launch[0], launch[1]))
-                    hit = self.overwrite(n)
-                    if hit is not None:
-                        overwrites.append((n, hit))
-        for call, hit in overwrites:
+        for call, hit in loop.overwrites:
             text, _, target = hit
-            if _mentions_any(target, per_iteration):
+            if _mentions_any(target, loop.bound):
                 continue
-            for launch, kernel, inputs in launches:
+            for launch, kernel, inputs in loop.launches:
                 if text in inputs and pos(launch) > pos(call):
                     self.report(call, hit, _Read(launch, kernel), previous_iteration=True)
                     break
 
     def launch(self, call: ast.Call) -> Optional[Tuple[str, List[str]]]:
-        """(kernel, input texts) for a taped ``wp.launch``."""
-        if not self.ctx.names.is_warp(call.func, "launch", "launch_tiled"):
+        """(kernel, input texts) for a taped ``wp.launch`` (memoised: loops ask twice)."""
+        key = id(call)
+        if key not in self._launches:
+            self._launches[key] = self._launch(call)
+        return self._launches[key]
+
+    def _launch(self, call: ast.Call) -> Optional[Tuple[str, List[str]]]:
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if not name.startswith("launch") or not self.ctx.names.is_warp(func, "launch", "launch_tiled"):
             return None
         kw = {k.arg: k.value for k in call.keywords if k.arg}
         record = kw.get("record_tape")
@@ -165,11 +193,18 @@ class _Block:
 
     def overwrite(self, call: ast.Call) -> Optional[Tuple[str, str, ast.expr]]:
         """(array text, operation, array expression) for ``x.zero_()``, ``wp.copy(x, ...)``..."""
+        key = id(call)
+        if key not in self._overwrites:
+            self._overwrites[key] = self._overwrite(call)
+        return self._overwrites[key]
+
+    def _overwrite(self, call: ast.Call) -> Optional[Tuple[str, str, ast.expr]]:
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr in _METHODS:
             if self.ctx.names.qualname(func.value) is None:  # not wp.<something>.assign
                 return unparse(func.value), func.attr, func.value
-        if self.ctx.names.is_warp(func, "copy"):
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name == "copy" and self.ctx.names.is_warp(func, "copy"):
             kw = {k.arg: k.value for k in call.keywords if k.arg}
             dest = kw.get("dest", call.args[0] if call.args else None)
             if dest is not None:
@@ -209,13 +244,5 @@ def _union(a: Reads, b: Reads) -> Reads:
     return out
 
 
-def _names_bound_in(loop: ast.stmt) -> Set[str]:
-    names = set()
-    for n in ast.walk(loop):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            names.add(n.id)
-    return names
-
-
 def _mentions_any(expr: ast.expr, names: Set[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))
+    return any(isinstance(n, ast.Name) and n.id in names for n in walk(expr))

@@ -34,7 +34,7 @@ from tapewatch.model import Finding
 
 from .. import findings
 from ..context import FileContext
-from ..exprs import pos
+from ..exprs import pos, walk
 from ..kernels import WarpFunction
 from ..names import unparse
 
@@ -102,7 +102,7 @@ def _finding(ctx, fn, where, func, node, subject, hazard, related=()) -> Finding
 
 def _hazards(ctx: FileContext, expr: ast.expr) -> List[Tuple[ast.AST, Tuple[str, str]]]:
     out = []
-    for node in ast.walk(expr):
+    for node in walk(expr):
         hazard = _hazard(ctx, node)
         if hazard:
             out.append((node, hazard))
