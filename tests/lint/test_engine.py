@@ -19,6 +19,11 @@ ALL_RULES = textwrap.dedent(
 
 
     @wp.kernel(enable_backward=False)
+    def init(a: wp.array(dtype=float)):
+        a[wp.tid()] = 1.0
+
+
+    @wp.kernel
     def everything(a: wp.array(dtype=float), out: wp.array(dtype=wp.vec3), n: int):
         tid = wp.tid()
         a[tid] *= 2.0
@@ -127,6 +132,31 @@ def test_a_failing_rule_does_not_hide_the_others(monkeypatch):
     monkeypatch.setattr(registry, "RULES", (Broken,) + registry.RULES)
     found = lint_source(ALL_RULES, "sim.py")
     assert sorted(f.code for f in found) == sorted(RULE_CODES)
+
+
+def test_kernel_rules_skip_code_compiled_without_backward():
+    body = """
+        {decorator}
+        def k(a: wp.array(dtype=float), n: int):
+            tid = wp.tid()
+            a[tid] *= 2.0
+            p = float(1.0)
+            for i in range(n):
+                p *= a[i]
+            a[tid] = wp.where(p > 0.0, wp.log(p), 0.0)
+        """
+    head = "import warp as wp\n{module}\n"
+    def codes_for(module, decorator):
+        src = head.format(module=module) + textwrap.dedent(body.format(decorator=decorator))
+        return sorted({f.code for f in lint_source(src, "fwd.py")})
+
+    assert codes_for("", "@wp.kernel") == ["TW301", "TW303", "TW304"]
+    assert codes_for("", "@wp.kernel(enable_backward=False)") == []
+    assert codes_for('wp.set_module_options({"enable_backward": False})', "@wp.kernel") == []
+    assert codes_for("wp.config.enable_backward = False", "@wp.kernel") == []
+    # The kernel's own option is more specific than the module's.
+    assert codes_for('wp.set_module_options({"enable_backward": False})', "@wp.kernel(enable_backward=True)") == [
+        "TW301", "TW303", "TW304"]
 
 
 def test_file_without_warp_is_skipped():

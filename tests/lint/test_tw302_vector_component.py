@@ -112,6 +112,7 @@ def test_benign_lookalikes_are_silent():
         import warp as wp
 
         vec5 = wp.types.vector(length=5, dtype=float)
+        vec3b = wp.types.vector(length=3, dtype=wp.bool)
 
 
         @wp.kernel
@@ -138,6 +139,9 @@ def test_benign_lookalikes_are_silent():
             f = vec5()
             for i in range(5):
                 f[i] = a[tid] * float(i)
+
+            flags = vec3b(True, False, True)   # constant (bool) initialisation
+            flags[0] = False
 
             arr_like = out[tid]
             out[tid] = v + w + u + arr_like

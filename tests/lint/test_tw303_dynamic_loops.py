@@ -177,6 +177,14 @@ def test_benign_lookalikes_are_silent():
             return sum, norm
 
 
+        @wp.func
+        def factorial(n: int) -> int:
+            result = int(1)
+            for i in range(2, n + 1):
+                result *= i                  # integers carry no adjoint
+            return result
+
+
         def host(values, n):
             p = 1.0
             for i in range(n):

@@ -92,3 +92,21 @@ def test_torch_style_backward_counts_as_differentiation_and_noqa_silences():
         """
     assert [f.location.line for f in lint(src.replace("{noqa}", ""))] == [5]
     assert lint(src.replace("{noqa}", "# noqa: TW305")) == []
+
+
+def test_kernel_only_launched_off_the_tape_is_silent():
+    # Warp's custom-backward pattern: the solver kernel runs with record_tape=False
+    # and its adjoint is registered with tape.record_func.
+    tail = """
+def solve(x, y):
+    wp.launch(square, dim=3, inputs=[x], outputs=[y], record_tape=False)
+
+tape = wp.Tape()
+with tape:
+    solve(x, y)
+    tape.record_func(lambda: None, arrays=[x, y])
+tape.backward(grads={y: wp.ones_like(y)})
+"""
+    assert lint(KERNEL_AND_TAPE.format(flag="False", tail=tail)) == []
+    taped = tail.replace("    solve(x, y)\n", "    solve(x, y)\n    wp.launch(square, dim=3, inputs=[x], outputs=[y])\n")
+    assert len(lint(KERNEL_AND_TAPE.format(flag="False", tail=taped))) == 1

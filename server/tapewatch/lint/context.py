@@ -66,7 +66,9 @@ class FileContext:
         self.user_types: Dict[str, ValueType] = {}
         self.options: List[OptionSite] = []  # every option site, in source order
         self._diff_sites: Optional[List[ast.Call]] = None  # see the diff_sites property
-        self._host_exprs: List[ast.AST] = []  # host code, statement by statement, for diff_sites
+        self._host_exprs: List[ast.AST] = []  # host code, statement by statement, for host_calls
+        self._host_calls: Optional[List[ast.Call]] = None
+        self._differentiated: Optional[List[WarpFunction]] = None
         self.withs: List[Tuple[ast.With, Optional[ast.AST]]] = []  # (with, enclosing def)
         # texts bound to ``wp.Tape()``: per enclosing def for plain names,
         # file-wide for attributes (``self.tape = wp.Tape()`` in __init__).
@@ -90,7 +92,31 @@ class FileContext:
         return None
 
     def differentiated_functions(self) -> List[WarpFunction]:
-        return [f for f in self.functions if f.kind in (KERNEL, FUNC)]
+        """Kernels and functions Warp generates an adjoint for.
+
+        Custom adjoints/replays are adjoint code themselves, and a kernel
+        compiled with ``enable_backward=False`` (its own option, its module's,
+        or ``wp.config``) has no backward pass for a gradient bug to corrupt.
+        """
+        if self._differentiated is None:
+            self._differentiated = [f for f in self.functions if f.kind in (KERNEL, FUNC) and self.backward_enabled(f)]
+        return self._differentiated
+
+    def backward_enabled(self, fn: WarpFunction) -> bool:
+        # The most specific setting wins: kernel option, kernel module_options, module, global.
+        for value in (fn.options.get("enable_backward"), fn.module_options.get("enable_backward"),
+                      self.option("enable_backward")):
+            if isinstance(value, ast.Constant) and value.value is not None and value.value in (True, False, 0, 1):
+                return bool(value.value)
+        return True
+
+    @property
+    def host_calls(self) -> List[ast.Call]:
+        """Every call outside Warp bodies, in source order (computed on first use)."""
+        if self._host_calls is None:
+            found = [n for root in self._host_exprs for n in walk(root) if isinstance(n, ast.Call)]
+            self._host_calls = sorted(found, key=lambda n: (n.lineno, n.col_offset))
+        return self._host_calls
 
     def numeric(self, node: ast.AST) -> Optional[Number]:
         return numeric_value(node, self.names, self.constants)
@@ -202,14 +228,11 @@ class FileContext:
     def diff_sites(self) -> List[ast.Call]:
         """Calls that differentiate: ``wp.Tape()``, ``.backward(...)``, ``wp.autograd.*`` (source order).
 
-        Computed on first use with a walk of the host code (Warp bodies cannot
-        record tapes): only TW305 needs it, and only when the file disables
-        backward somewhere.
+        Computed on first use from the host code (Warp bodies cannot record
+        tapes): only TW305 needs it, and only when the file disables backward.
         """
         if self._diff_sites is None:
-            found = [n for root in self._host_exprs for n in walk(root)
-                     if isinstance(n, ast.Call) and self._differentiates(n)]
-            self._diff_sites = sorted(found, key=lambda n: (n.lineno, n.col_offset))
+            self._diff_sites = [n for n in self.host_calls if self._differentiates(n)]
         return self._diff_sites
 
     def _differentiates(self, call: ast.Call) -> bool:

@@ -11,7 +11,8 @@ skips it silently).  Warp has four spellings, all reported:
 - ``wp.config.enable_backward = False`` (every module compiled afterwards).
 
 Forward-only code is legitimate, so the rule speaks only when the same file
-records a ``wp.Tape()``, calls ``.backward(...)`` or uses ``wp.autograd``.
+records a ``wp.Tape()``, calls ``.backward(...)`` or uses ``wp.autograd``,
+and not for a kernel whose every launch in the file is ``record_tape=False``.
 """
 
 from __future__ import annotations
@@ -36,10 +37,33 @@ _SCOPE_TEXT = {
 
 def check(ctx: FileContext) -> Iterator[Finding]:
     sites = [s for s in ctx.options if s.key == "enable_backward" and _is_false(s.value)]
-    if not sites or not ctx.diff_sites:  # diff_sites walks the file: ask only when needed
+    if not sites or not ctx.diff_sites:  # diff_sites walks the host code: ask only when needed
         return
     for site in sites:
+        if site.kernel and _only_untaped_launches(ctx, site.kernel):
+            continue
         yield _finding(ctx, site, ctx.diff_sites[0])
+
+
+def _only_untaped_launches(ctx: FileContext, kernel: str) -> bool:
+    """Every launch of ``kernel`` in the file says ``record_tape=False``: forward-only on purpose.
+
+    (Warp's own custom-backward examples launch their solver kernels this way
+    and register the adjoint with ``tape.record_func``.)
+    """
+    launches = 0
+    for call in ctx.host_calls:
+        if not ctx.names.is_warp(call.func, "launch", "launch_tiled"):
+            continue
+        kw = {k.arg: k.value for k in call.keywords if k.arg}
+        target = kw.get("kernel", call.args[0] if call.args else None)
+        if not (isinstance(target, ast.Name) and target.id == kernel):
+            continue
+        record = kw.get("record_tape")
+        if not (isinstance(record, ast.Constant) and record.value is False):
+            return False
+        launches += 1
+    return launches > 0
 
 
 def _is_false(value: ast.expr) -> bool:

@@ -63,6 +63,8 @@ def _check_loop(ctx: FileContext, fn: WarpFunction, loop: ast.stmt, reason: str)
     start, end = pos(loop), end_pos(loop)
     for var, ups in updates.items():
         carried = [u for u in ups if u.kind in (MULTIPLICATIVE, NONLINEAR) and _carried(fn, var, u, ups, start)]
+        if carried and _is_integer(ctx, fn, var, start):
+            carried = []  # integers have no adjoint: an int recurrence (a factorial) is not a gradient bug
         for u in carried:
             what = "multiplied/divided" if u.kind == MULTIPLICATIVE else "updated from its own value"
             yield findings.make(
@@ -191,6 +193,28 @@ def _carried(fn: WarpFunction, var: str, update: _Update, ups: List[_Update], lo
         return False
     here = pos(update.stmt)
     return not any(u.kind == PLAIN and pos(u.stmt) < here and isinstance(u.target, ast.Name) for u in ups)
+
+
+_INT_CASTS = frozenset("int8 int16 int32 int64 uint8 uint16 uint32 uint64 tid".split())
+
+
+def _is_integer(ctx: FileContext, fn: WarpFunction, var: str, loop_start) -> bool:
+    """The variable's last binding before the loop is visibly an integer (``int(1)``, ``0``, ``wp.tid()``)."""
+    if var in fn.params:
+        ann = fn.params[var]
+        return isinstance(ann, ast.Name) and ann.id == "int" or (ctx.names.qualname(ann) or "")[5:] in _INT_CASTS
+    value = None
+    for at, v in fn.index.bindings.get(var, ()):
+        if at < loop_start:
+            value = v
+    if isinstance(value, ast.Constant):
+        return type(value.value) is int
+    if isinstance(value, ast.Call):
+        if isinstance(value.func, ast.Name):
+            return value.func.id == "int"
+        q = ctx.names.qualname(value.func) or ""
+        return q.startswith("warp.") and q[5:] in _INT_CASTS
+    return False
 
 
 def _after_loop(fn: WarpFunction, var: str, loop_end) -> Tuple[tuple, Optional[tuple]]:

@@ -138,7 +138,7 @@ class _Walker:
         if vtype.constant or not call.args:
             return {}
         args = call.args
-        varying = [i for i, a in enumerate(args) if not self.ctx.is_constant(a)]
+        varying = [i for i, a in enumerate(args) if not (isinstance(a, ast.Constant) or self.ctx.is_constant(a))]
         if not varying:
             return {}
         mark = _Mark(call, "constructor")
