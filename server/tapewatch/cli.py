@@ -33,6 +33,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true", help="do not echo the script's output")
     # Arguments for the script follow ``--``; main() splits them off first.
 
+    harness = sub.add_parser("harness", help="write a finite-difference harness next to a script")
+    harness.add_argument("script")
+    harness.add_argument("-o", "--output", default=None, help="harness path (default: a free SCRIPT_fdcheck*.py)")
+    harness.add_argument("--python", default=sys.executable, help="interpreter that has Warp (picks the FD form)")
+
     sub.add_parser("lsp", help="serve the Language Server Protocol over stdio")
     return parser
 
@@ -48,6 +53,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ns.args = script_args
     if ns.command == "check":
         return check(ns)
+    if ns.command == "harness":
+        return write_harness(ns)
     if ns.command == "lsp":
         from .lsp import serve  # noqa: PLC0415 (pygls only when serving)
 
@@ -55,6 +62,22 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 0
     parser.print_help()
     return EXIT_TOOL
+
+
+def write_harness(ns) -> int:
+    from .harness.generate import generate  # noqa: PLC0415
+
+    if not os.path.isfile(ns.script):
+        print("tapewatch: no such script: %s" % ns.script, file=sys.stderr)
+        return EXIT_TOOL
+    try:
+        path = generate(ns.script, ns.python, ns.output)
+    except FileExistsError as exc:
+        print("tapewatch: %s exists; not overwriting it" % exc, file=sys.stderr)
+        return EXIT_TOOL
+    print(path)
+    print("tapewatch: run it with `tapewatch check %s`" % os.path.relpath(path), file=sys.stderr)
+    return EXIT_CLEAN
 
 
 def check(ns) -> int:

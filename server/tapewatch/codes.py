@@ -43,6 +43,15 @@ _ALL = [
          "enable_backward=False on a kernel or module used in a differentiated program"),
     Code("TW306", "overwrite-in-tape-block", "warning",
          "zero_() / fill_() / wp.copy onto an array inside a wp.Tape() block after a launch that reads it"),
+    # TW4xx: verification against finite differences (the FD harness)
+    Code("TW400", "fd-check-passed", "information",
+         "Autodiff agrees with finite differences of the full objective for a parameter"),
+    Code("TW401", "fd-mismatch", "error",
+         "Autodiff disagrees with finite differences of the full objective for a parameter"),
+    Code("TW402", "fd-ratio-integer", "error",
+         "Autodiff is an integer multiple of finite differences (double counting or a sum-vs-mean seed)"),
+    Code("TW406", "harness-incomplete", "error",
+         "The FD harness cannot run until a value the script's structure does not give is filled in"),
     # TW9xx: the tool could not do its job
     Code("TW901", "script-raised", "error", "The script raised an exception"),
     Code("TW902", "script-syntax-error", "error", "The script is not valid Python"),

@@ -114,7 +114,20 @@ def probe_pythonpath() -> str:
     return link_root
 
 
+def is_harness(script: str) -> bool:
+    """A harness file runs itself (it replays its script); anything else runs under the probe."""
+    try:
+        with open(script, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    return b"# tapewatch-harness-for: " in head
+
+
 def probe_command(req: RunRequest, events_fd: int) -> List[str]:
+    if is_harness(req.script):
+        cmd = [req.python, os.path.abspath(req.script), "--events", "fd:%d" % events_fd]
+        return cmd + (["--device", req.device] if req.device else []) + list(req.args)
     cmd = [req.python, "-m", "tapewatch.probe", "--events", "fd:%d" % events_fd]
     if req.device:
         cmd += ["--device", req.device]

@@ -1,0 +1,325 @@
+"""The FD check a generated harness runs (inside the user's interpreter).
+
+The reference is the user's full objective: every evaluation replays the
+whole script (``replay``), sums the loss of every ``backward`` call up to
+the point where the program consumes a parameter's gradient, and central
+differences of that sum are compared with the gradient the program consumed.
+Results are printed as a table and, when a channel is given, reported as
+TW4xx findings on the parameter's allocation line and on the backward line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from typing import Dict, List, Optional, Sequence
+
+from .. import codes
+from ..model import Finding, Location, Related
+from ..probe.channel import EventChannel
+from .replay import ParamSite, ReplayError, Replayer
+
+# float32 carries 24 bits: a loss of magnitude L is known to about L * 2**-24.
+FLOAT32_EPS = 2.0 ** -24
+
+
+class Parameter(ParamSite):
+    """A parameter the optimizer updates: its name and allocation line in the script."""
+
+
+class Loss:
+    def __init__(self, name: Optional[str], backward_lines: Sequence[int] = ()):
+        self.name = name
+        self.backward_lines = list(backward_lines)
+
+
+class Settings:
+    def __init__(self, eps: float = 1e-3, atol: float = 1e-3, rtol: float = 1e-2, max_inputs_per_var: int = 16,
+                 seed: int = 0, form: str = "auto"):
+        self.eps, self.atol, self.rtol = eps, atol, rtol
+        self.max_inputs_per_var, self.seed, self.form = max_inputs_per_var, seed, form
+
+
+class ParamResult:
+    def __init__(self, param: Parameter):
+        self.param = param
+        self.sampled = 0
+        self.size = 0
+        self.max_abs = 0.0
+        self.max_rel = 0.0
+        self.ratio: Optional[float] = None
+        self.nan = 0
+        self.passed = False
+        self.integer_ratio: Optional[float] = None
+        self.rounding_noise = 0.0
+        self.worst: Optional[tuple] = None  # (flat index, AD, FD)
+
+
+def main(harness_file: str, script: str, parameters: Sequence[Parameter], loss: Loss, settings: Settings,
+         argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog=os.path.basename(harness_file))
+    parser.add_argument("--events", default=os.environ.get("TAPEWATCH_EVENTS"))
+    parser.add_argument("--device", default=None)
+    ns, script_args = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
+    channel = EventChannel(ns.events)
+    script = os.path.join(os.path.dirname(os.path.abspath(harness_file)), script)
+    started = time.perf_counter()
+    try:
+        return _check(channel, harness_file, script, list(parameters), loss, settings, script_args, ns.device)
+    finally:
+        channel.emit("end", status=0, outcome="harness", seconds=time.perf_counter() - started)
+        channel.close()
+
+
+def _check(channel, harness_file, script, parameters, loss, settings, script_args, device) -> int:
+    import numpy as np  # noqa: PLC0415
+    import warp as wp  # noqa: PLC0415
+
+    if device:
+        wp.set_device(device)
+    form = resolve_form(settings.form)
+    channel.emit("start", warp_version=wp.config.version, device=str(wp.get_device()), python=sys.executable,
+                 script=script, features={"harness_form": form})
+    todo = _missing(parameters, loss)
+    if todo:
+        return _fail(channel, harness_file, todo)
+
+    replayer = Replayer(script, parameters, script_args, seed=settings.seed)
+    try:
+        reference = replayer.run("reference")
+        check = replayer.run("reference")  # the same program twice: is it deterministic?
+    except ReplayError as exc:
+        return _fail(channel, harness_file, "the script could not be replayed: %s" % exc)
+    except Exception as exc:  # the user's exception
+        return _fail(channel, harness_file, "the script raised %s: %s during the reference run"
+                     % (type(exc).__name__, exc))
+    if reference.backward_calls == 0:
+        return _fail(channel, harness_file, "the script never called `tape.backward(...)`: set LOSS to the "
+                     "array it differentiates and make sure the script reaches its backward call")
+    problems = []
+    for i, p in enumerate(parameters):
+        if reference.allocations.get(i, 0) == 0:
+            problems.append("PARAMETERS[%d] (`%s`): no array was allocated at line %d of %s; set `line=` to the "
+                            "line that allocates `%s`" % (i, p.name, p.line, os.path.basename(script), p.name))
+        elif p.occurrence is None:
+            p.occurrence = 0  # every allocation there got a zero gradient: check the first one
+            reference = replayer.run("reference")
+    if problems:
+        return _fail(channel, harness_file, "; ".join(problems))
+    if abs(check.objective - reference.objective) > 1e-6 * max(1.0, abs(reference.objective)):
+        _warn_nondeterministic(channel, script, reference, check)
+
+    results = []
+    for i, p in enumerate(parameters):
+        results.append(_check_parameter(replayer, reference, i, p, settings, form, np))
+    _print_table(script, reference, results, form)
+    for r in results:
+        for finding in result_findings(r, script, loss, reference, settings):
+            channel.emit("finding", finding=finding.to_json())
+    return 0 if all(r.passed for r in results) else 1
+
+
+def resolve_form(form: str) -> str:
+    """``gradcheck`` when this Warp restores inputs between evaluations (1.17+), else ``central``."""
+    if form in ("gradcheck", "central"):
+        return form
+    import inspect  # noqa: PLC0415
+
+    try:
+        import warp.autograd as autograd  # noqa: PLC0415
+
+        return "gradcheck" if "restore_inputs" in inspect.signature(autograd.gradcheck).parameters else "central"
+    except Exception:
+        return "central"
+
+
+def _check_parameter(replayer, reference, index, param, settings, form, np) -> ParamResult:
+    result = ParamResult(param)
+    values = reference.values[index]
+    ad = reference.grads.get(index)
+    if ad is None:
+        ad = np.zeros_like(values)
+    result.size = values.size
+    picks = sample_indices(values.size, settings.max_inputs_per_var, settings.seed)
+    if form == "gradcheck":
+        fd = _fd_with_warp(replayer, index, values, picks, settings, np)
+    else:
+        fd = _fd_central(replayer, index, values, picks, settings, np)
+    ad_s = ad[picks]
+    result.sampled = len(picks)
+    result.nan = int(np.count_nonzero(~np.isfinite(ad_s)) + np.count_nonzero(~np.isfinite(fd)))
+    err = np.abs(ad_s - fd)
+    finite = np.isfinite(err)
+    if finite.any():
+        k = int(np.argmax(np.where(finite, err, -1.0)))
+        result.max_abs = float(err[k])
+        result.worst = (int(picks[k]), float(ad_s[k]), float(fd[k]))
+        rel = err / np.maximum(np.abs(fd), 1e-8)
+        result.max_rel = float(np.max(rel[finite]))
+    significant = finite & (np.abs(fd) > max(settings.atol, 1e-6))
+    if significant.any():
+        result.ratio = float(np.median(ad_s[significant] / fd[significant]))
+        nearest = round(result.ratio)
+        if nearest >= 2 and abs(result.ratio - nearest) < 0.05 * nearest:
+            result.integer_ratio = float(nearest)
+        elif result.ratio > 0 and round(1 / result.ratio) >= 2 and abs(1 / result.ratio - round(1 / result.ratio)) < 0.05 * round(1 / result.ratio):
+            result.integer_ratio = 1.0 / round(1 / result.ratio)
+    ok = (err <= settings.atol + settings.rtol * np.abs(fd)) & finite
+    result.passed = bool(ok.all()) and result.nan == 0
+    step = settings.eps * max(1.0, float(np.median(np.abs(values))) if values.size else 1.0)
+    result.rounding_noise = reference.loss_scale * FLOAT32_EPS / step
+    return result
+
+
+def sample_indices(size: int, limit: int, seed: int):
+    import numpy as np  # noqa: PLC0415
+
+    if limit <= 0 or size <= limit:
+        return np.arange(size)
+    return np.sort(np.random.default_rng(seed).choice(size, limit, replace=False))
+
+
+def _step(settings, value: float) -> float:
+    # eps scales with the parameter: a relative step for large values.
+    return settings.eps * max(1.0, abs(value))
+
+
+def _fd_central(replayer, index, values, picks, settings, np):
+    """Central differences, every evaluation rebuilding all state by replaying the script."""
+    fd = np.empty(len(picks))
+    for n, flat in enumerate(picks):
+        h = _step(settings, values[flat])
+        plus = replayer.run("fd", {index: (int(flat), h)})
+        minus = replayer.run("fd", {index: (int(flat), -h)})
+        span = plus.applied.get((index, int(flat)), h) - minus.applied.get((index, int(flat)), -h)
+        fd[n] = (plus.objective - minus.objective) / span if span else float("nan")
+    return fd
+
+
+def _fd_with_warp(replayer, index, values, picks, settings, np):
+    """Warp's own central differences (``jacobian_fd`` with ``restore_inputs``) around a replay callable.
+
+    The callable takes the parameter as a Warp array (float64 copy of its
+    values), replays the script with those values injected, and returns the
+    objective as a one-element float64 array.
+    """
+    import warp as wp  # noqa: PLC0415
+    import warp.autograd as autograd  # noqa: PLC0415
+
+    sub = values[picks].astype(np.float64)
+    h = float(np.median([_step(settings, v) for v in sub])) if len(sub) else settings.eps
+    x = wp.array(sub, dtype=wp.float64, requires_grad=True, device="cpu")
+    tape_holder = {}
+
+    def objective(arr):
+        current = arr.numpy()
+        total = replayer.run_values("fd", index, picks, current).objective
+        tape_holder["n"] = tape_holder.get("n", 0) + 1
+        return wp.array([total], dtype=wp.float64, requires_grad=True, device="cpu")
+
+    runtime = wp._src.context.runtime
+    saved, runtime.tape = runtime.tape, None
+    jac = _jacobian_fd_outside_tape(autograd, objective, x, h)
+    runtime.tape = saved
+    return np.asarray(jac, dtype=np.float64).reshape(-1)
+
+
+def _jacobian_fd_outside_tape(autograd, objective, x, h):
+    """``jacobian_fd`` records the callable under a tape; the replayed script opens its own tapes,
+    so the evaluation runs with Warp's tape slot cleared while it executes."""
+    import warp as wp  # noqa: PLC0415
+
+    def untaped(arr):
+        runtime = wp._src.context.runtime
+        saved, runtime.tape = runtime.tape, None
+        try:
+            return objective(arr)
+        finally:
+            runtime.tape = saved
+
+    jacobians = autograd.jacobian_fd(untaped, inputs=[x], eps=h, restore_inputs=True)
+    return list(jacobians.values())[0].numpy()
+
+
+def _missing(parameters, loss) -> str:
+    todo = []
+    if not parameters:
+        todo.append("fill in PARAMETERS: the arrays the optimizer updates (name and allocation line); "
+                    "none was found (an array allocated with requires_grad=True whose .grad the script reads)")
+    for i, p in enumerate(parameters):
+        if not p.line:
+            todo.append("fill in the allocation line of PARAMETERS[%d] (`%s`)" % (i, p.name))
+    if loss is None or not loss.backward_lines:
+        todo.append("no `tape.backward(...)` call was found: fill in LOSS with the array the script differentiates")
+    return "; ".join(todo)
+
+
+def _fail(channel, harness_file, message: str) -> int:
+    finding = Finding(code="TW406", message="The FD harness cannot run: " + message, severity=codes.severity("TW406"),
+                      location=Location(os.path.abspath(harness_file), 1, 1), id="tw406")
+    channel.emit("finding", finding=finding.to_json())
+    sys.stderr.write("tapewatch harness: %s\n" % finding.message)
+    return 2
+
+
+def _warn_nondeterministic(channel, script, a, b) -> None:
+    sys.stderr.write("tapewatch harness: two identical evaluations of %s gave %r and %r; random draws or "
+                     "state outside the script make FD unreliable\n" % (os.path.basename(script), a.objective, b.objective))
+
+
+def result_findings(r: ParamResult, script: str, loss: Loss, reference, settings) -> List[Finding]:
+    p = r.param
+    numbers = "max abs err %.3g, max rel err %.3g, median AD/FD %s, NaN %d, %d of %d elements" % (
+        r.max_abs, r.max_rel, "%.3g" % r.ratio if r.ratio is not None else "n/a", r.nan, r.sampled, r.size)
+    objective = "sum of %d backward loss%s" % (reference.backward_calls, "es" if reference.backward_calls != 1 else "")
+    if r.passed:
+        code = "TW400"
+        message = "FD check of `%s` PASS (%s; objective: %s)." % (p.name, numbers, objective)
+    elif r.integer_ratio is not None:
+        code = "TW402"
+        message = ("FD check of `%s` FAIL: autodiff is %s× finite differences (%s): likely double counting "
+                   "(a duplicated launch with retain_grad, or backward run twice) or a sum-vs-mean loss seed."
+                   % (p.name, ("%g" % r.integer_ratio), numbers))
+    else:
+        code = "TW401"
+        worst = ""
+        if r.worst is not None:
+            worst = " Worst element %d: AD %.4g vs FD %.4g." % r.worst
+        message = "FD check of `%s` FAIL (%s; objective: %s).%s" % (p.name, numbers, objective, worst)
+        if reference.backward_calls > 1:
+            message += (" The program calls backward %d times before using the gradient: if state is carried between "
+                        "tapes, each window's gradient ignores the others (truncation)." % reference.backward_calls)
+    if r.rounding_noise > 0.25 * (settings.atol + settings.rtol * abs(r.worst[2] if r.worst else 0.0)):
+        message += (" Warning: float32 rounding of the loss (|loss| ~ %.3g) may shift FD by up to %.3g; accumulate the "
+                    "loss in float64 or subtract its constant part." % (reference.loss_scale, r.rounding_noise))
+    data = {"parameter": p.name, "max_abs_error": r.max_abs, "max_rel_error": r.max_rel, "ratio": r.ratio,
+            "nan": r.nan, "passed": r.passed, "sampled": r.sampled, "size": r.size,
+            "backward_calls": reference.backward_calls}
+    alloc = Location(p.path or script, p.line, 1)
+    related = [Related(Location(script, line, 1), "the loss is differentiated here", "backward")
+               for line in loss.backward_lines]
+    out = [Finding(code=code, message=message, location=alloc, severity=codes.severity(code), related=related,
+                   id="%s-%s" % (code.lower(), p.name), data=data)]
+    for line in loss.backward_lines:
+        out.append(Finding(code=code, message=message, location=Location(script, line, 1),
+                           severity=codes.severity(code),
+                           related=[Related(alloc, "`%s` is allocated here" % p.name, "parameter")],
+                           id="%s-%s-%d" % (code.lower(), p.name, line), data=data))
+    return out
+
+
+def _print_table(script, reference, results, form) -> None:
+    print("Tapewatch FD check of %s (%s differences; objective: sum of %d backward loss(es), gradient as %s)"
+          % (os.path.basename(script), form, reference.backward_calls,
+             "consumed by the program" if reference.stopped_by == "consumption" else "left at exit"))
+    header = "%-20s %10s %12s %12s %12s %5s  %s" % ("parameter", "elements", "max abs err", "max rel err",
+                                                    "median AD/FD", "NaN", "result")
+    print(header)
+    for r in results:
+        print("%-20s %10s %12.3e %12.3e %12s %5d  %s" % (
+            r.param.name, "%d/%d" % (r.sampled, r.size), r.max_abs, r.max_rel,
+            "%.4g" % r.ratio if r.ratio is not None else "n/a", r.nan, "PASS" if r.passed else "FAIL"))
+    sys.stdout.flush()

@@ -1,0 +1,264 @@
+"""Re-running the user's script as a function of its parameters.
+
+The harness never re-implements the pipeline: each evaluation runs the
+user's script again, in this process (kernels stay loaded, so a replay costs
+what the script's own work costs), with hooks that
+
+- find each parameter at its allocation site (file and line, the n-th array
+  allocated there) and, for a finite-difference evaluation, overwrite its
+  values right after allocation;
+- capture the loss at every ``tape.backward`` (the objective is the sum over
+  all of them: the full horizon, not one window) and, for FD evaluations,
+  skip the backward pass itself;
+- stop at the moment the program *consumes* a parameter's gradient (user
+  code reads ``.grad`` after a backward): that gradient is what the
+  optimizer would use, and it is compared with FD;
+- pin every random draw (``random``, NumPy's global state and unseeded
+  ``default_rng()``), so each evaluation replays the same noise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import random
+import runpy
+import sys
+import threading
+from typing import Dict, List, Optional, Sequence
+
+from ..probe import frames
+
+
+class StopReplay(BaseException):
+    """Raised at the consumption point; a BaseException so ``except Exception`` in user code can't swallow it."""
+
+
+class ReplayError(Exception):
+    pass
+
+
+class ParamSite:
+    """Where a parameter is allocated: the script's line, and which allocation there."""
+
+    def __init__(self, name: str, line: int, path: Optional[str] = None, occurrence: Optional[int] = None):
+        self.name = name
+        self.line = line
+        self.path = path
+        self.occurrence = occurrence  # None: resolved by which array's gradient is consumed
+
+    def __repr__(self):
+        return "ParamSite(%r, line=%d)" % (self.name, self.line)
+
+
+class Outcome:
+    def __init__(self):
+        self.objective = 0.0  # float64 sum of the losses seen at backward calls
+        self.loss_scale = 0.0  # largest |loss| seen, for the rounding estimate
+        self.backward_calls = 0
+        self.stopped_by = "end"  # "consumption" or "end"
+        self.grads: Dict[int, "object"] = {}  # param index -> float64 flat gradient as consumed
+        self.values: Dict[int, "object"] = {}  # param index -> float64 flat values at allocation
+        self.shapes: Dict[int, tuple] = {}
+        self.allocations: Dict[int, int] = {}  # param index -> arrays allocated at its site
+        self.applied: Dict[tuple, float] = {}  # (param index, flat index) -> perturbation really applied
+        self.output = ""
+
+
+class Replayer:
+    """Runs one script repeatedly; hooks are installed once and active only during a replay."""
+
+    def __init__(self, script: str, params: Sequence[ParamSite], args: Sequence[str] = (), seed: int = 0):
+        import numpy as np  # noqa: PLC0415
+        import warp as wp  # noqa: PLC0415
+
+        self.np, self.wp = np, wp
+        self.script = os.path.abspath(script)
+        self.params = list(params)
+        for p in self.params:
+            p.path = os.path.abspath(p.path or self.script)
+        self.args = list(args)
+        self.seed = seed
+        self._active = False
+        self._reference_values: Dict[int, object] = {}
+        self._local = threading.local()
+        self._install()
+        frames.skip_package(os.path.dirname(wp.__file__))
+
+    # ----------------------------------------------------------------- hooks
+    def _install(self) -> None:
+        wp, np = self.wp, self.np
+        replayer = self
+        array_cls = wp.array
+        orig_init = array_cls.__init__
+
+        def array_init(arr, *args, **kwargs):
+            depth = getattr(replayer._local, "depth", 0)
+            replayer._local.depth = depth + 1
+            try:
+                orig_init(arr, *args, **kwargs)
+            finally:
+                replayer._local.depth = depth
+            if replayer._active and depth == 0:
+                replayer._on_alloc(arr)
+
+        array_cls.__init__ = array_init
+
+        grad_prop = array_cls.__dict__["grad"]
+
+        def grad_get(arr):
+            value = grad_prop.fget(arr)
+            if replayer._active and replayer._run.backward_calls and not getattr(replayer._local, "busy", False):
+                caller = sys._getframe(1).f_code.co_filename
+                if frames.is_user_file(caller) and id(arr) in replayer._param_ids:
+                    replayer._consume(arr)
+            return value
+
+        array_cls.grad = property(grad_get, grad_prop.fset, grad_prop.fdel, grad_prop.__doc__)
+
+        tape_cls = wp.Tape
+        orig_backward = tape_cls.backward
+
+        def backward(tape, loss=None, grads=None, *args, **kwargs):
+            if not replayer._active:
+                return orig_backward(tape, loss, grads, *args, **kwargs)
+            replayer._on_loss(loss, grads)
+            if replayer._mode == "fd":
+                return None  # an FD evaluation needs the objective only
+            return orig_backward(tape, loss, grads, *args, **kwargs)
+
+        tape_cls.backward = backward
+
+        orig_default_rng = np.random.default_rng
+
+        def default_rng(seed=None, *args, **kwargs):
+            if replayer._active and seed is None:
+                replayer._rng_calls += 1
+                seed = (replayer.seed, replayer._rng_calls)
+            return orig_default_rng(seed, *args, **kwargs)
+
+        np.random.default_rng = default_rng
+
+    # --------------------------------------------------------------- events
+    def _on_alloc(self, arr) -> None:
+        frame = frames.innermost_user_frame(sys._getframe(2))
+        if frame is None:
+            return
+        key = (frame.f_code.co_filename, frame.f_lineno)
+        for index, param in enumerate(self.params):
+            if (param.path, param.line) != key:
+                continue
+            k = len(self._site_arrays.setdefault(index, []))
+            self._site_arrays[index].append(arr)
+            self._param_ids.add(id(arr))
+            self._run.allocations[index] = k + 1
+            self._local.busy = True
+            try:
+                host = arr.numpy()
+                self._site_values.setdefault(index, []).append((host.astype(self.np.float64).reshape(-1).copy(),
+                                                                tuple(host.shape)))
+                if param.occurrence == k and self._inject.get(index):
+                    host = host.copy()
+                    flat = host.reshape(-1)
+                    before = flat.astype(self.np.float64)
+                    for flat_index, step in self._inject[index]:
+                        flat[flat_index] += step
+                    arr.assign(host)
+                    # The step actually taken, after rounding to the array's dtype.
+                    for flat_index, _ in self._inject[index]:
+                        self._run.applied[(index, flat_index)] = float(flat[flat_index]) - float(before[flat_index])
+            finally:
+                self._local.busy = False
+
+    def _on_loss(self, loss, grads) -> None:
+        np = self.np
+        self._local.busy = True
+        try:
+            total, scale = 0.0, 0.0
+            pairs = [(loss, None)] if loss is not None else list((grads or {}).items())
+            for arr, seed in pairs:
+                values = arr.numpy().astype(np.float64)
+                if seed is not None:
+                    values = values * (seed.numpy().astype(np.float64) if hasattr(seed, "numpy") else np.asarray(seed))
+                total += float(values.sum())
+                if values.size:
+                    scale = max(scale, float(np.abs(values).max()))
+        finally:
+            self._local.busy = False
+        self._run.objective += total
+        self._run.loss_scale = max(self._run.loss_scale, scale, abs(self._run.objective))
+        self._run.backward_calls += 1
+
+    def _consume(self, arr) -> None:
+        for index, arrays in self._site_arrays.items():
+            for k, candidate in enumerate(arrays):
+                if candidate is arr and self.params[index].occurrence is None:
+                    self.params[index].occurrence = k
+        self._snapshot_grads()
+        self._run.stopped_by = "consumption"
+        raise StopReplay()
+
+    def _snapshot_grads(self) -> None:
+        np = self.np
+        self._local.busy = True
+        try:
+            for index, param in enumerate(self.params):
+                arrays = self._site_arrays.get(index, [])
+                if param.occurrence is None:
+                    # The program's own gradient tells which allocation is the parameter.
+                    param.occurrence = next((k for k, a in enumerate(arrays)
+                                             if a.grad is not None and np.any(a.grad.numpy() != 0)), None)
+                if param.occurrence is None or param.occurrence >= len(arrays):
+                    continue
+                arr = arrays[param.occurrence]
+                self._run.values[index], self._run.shapes[index] = self._site_values[index][param.occurrence]
+                if arr.grad is not None:
+                    self._run.grads[index] = arr.grad.numpy().astype(np.float64).reshape(-1).copy()
+        finally:
+            self._local.busy = False
+
+    # -------------------------------------------------------------- running
+    def run_values(self, mode: str, index: int, picks, values) -> Outcome:
+        """An evaluation with several elements of one parameter set (Warp's FD perturbs one at a time)."""
+        reference = self._reference_values[index]
+        deltas = [(int(flat), float(v) - float(reference[flat])) for flat, v in zip(picks, values)]
+        changed = [(flat, d) for flat, d in deltas if d != 0.0]
+        return self.run(mode, {index: changed})
+
+    def run(self, mode: str = "reference", inject: Optional[Dict[int, list]] = None) -> Outcome:
+        """One evaluation. ``mode`` "reference" runs backward passes, "fd" skips them."""
+        self._run = Outcome()
+        self._mode = mode
+        self._inject = {k: (v if isinstance(v, list) else [v]) for k, v in (inject or {}).items()}
+        self._site_arrays: Dict[int, List[object]] = {}
+        self._site_values: Dict[int, list] = {}
+        self._param_ids = set()
+        self._rng_calls = 0
+        random.seed(self.seed)
+        self.np.random.seed(self.seed % (2**32))
+        saved = (sys.argv[:], sys.path[:], sys.modules.get("__main__"))
+        sys.argv = [self.script] + self.args
+        sys.path[0:0] = [os.path.dirname(self.script)]
+        buffer = io.StringIO()
+        self._active = True
+        try:
+            with contextlib.redirect_stdout(buffer):
+                try:
+                    runpy.run_path(self.script, run_name="__main__")
+                except StopReplay:
+                    pass
+                except SystemExit as exc:
+                    if exc.code not in (None, 0):
+                        raise ReplayError("the script exited with status %r" % (exc.code,))
+            if self._run.stopped_by == "end":
+                self._snapshot_grads()
+            if mode == "reference":
+                self._reference_values = dict(self._run.values)
+        finally:
+            self._active = False
+            sys.argv, sys.path[:] = saved[0], saved[1]
+            if saved[2] is not None:
+                sys.modules["__main__"] = saved[2]
+            self._run.output = buffer.getvalue()[-4000:]
+        return self._run
