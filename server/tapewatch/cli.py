@@ -115,7 +115,7 @@ def check(ns) -> int:
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     if result.tool_failed:
         return EXIT_TOOL
-    return EXIT_FINDINGS if result.findings else EXIT_CLEAN
+    return EXIT_FINDINGS if result.problems() else EXIT_CLEAN
 
 
 if __name__ == "__main__":

@@ -68,7 +68,11 @@ class RunResult:
             return "cancelled"
         if self.tool_failed:
             return "failed"
-        return "findings" if self.findings else "ok"
+        return "findings" if self.problems() else "ok"
+
+    def problems(self) -> List[Finding]:
+        """Findings that ask for a change (a passed FD check is information, not a problem)."""
+        return [f for f in self.findings if f.severity in ("error", "warning")]
 
     def counts(self) -> Dict[str, int]:
         out = {"error": 0, "warning": 0, "information": 0, "hint": 0}

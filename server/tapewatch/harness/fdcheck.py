@@ -67,11 +67,12 @@ def main(harness_file: str, script: str, parameters: Sequence[Parameter], loss: 
     channel = EventChannel(ns.events)
     script = os.path.join(os.path.dirname(os.path.abspath(harness_file)), script)
     started = time.perf_counter()
-    try:
-        return _check(channel, harness_file, script, list(parameters), loss, settings, script_args, ns.device)
-    finally:
-        channel.emit("end", status=0, outcome="harness", seconds=time.perf_counter() - started)
-        channel.close()
+    # No "end" event when the harness itself breaks: the runner then reports
+    # the crash with the traceback instead of an empty, clean-looking result.
+    status = _check(channel, harness_file, script, list(parameters), loss, settings, script_args, ns.device)
+    channel.emit("end", status=status, outcome="harness", seconds=time.perf_counter() - started)
+    channel.close()
+    return status
 
 
 def _check(channel, harness_file, script, parameters, loss, settings, script_args, device) -> int:
@@ -123,17 +124,25 @@ def _check(channel, harness_file, script, parameters, loss, settings, script_arg
 
 
 def resolve_form(form: str) -> str:
-    """``gradcheck`` when this Warp restores inputs between evaluations (1.17+), else ``central``."""
-    if form in ("gradcheck", "central"):
-        return form
+    """``gradcheck`` when this Warp restores inputs between evaluations (1.17+), else ``central``.
+
+    A harness written for a newer Warp still runs on an older one: it falls
+    back to central differences and says so.
+    """
     import inspect  # noqa: PLC0415
 
     try:
         import warp.autograd as autograd  # noqa: PLC0415
 
-        return "gradcheck" if "restore_inputs" in inspect.signature(autograd.gradcheck).parameters else "central"
+        available = "restore_inputs" in inspect.signature(autograd.gradcheck).parameters
     except Exception:
+        available = False
+    if form == "central" or not available:
+        if form == "gradcheck":
+            sys.stderr.write("tapewatch harness: this Warp's gradcheck has no restore_inputs; "
+                             "using central differences that replay the script\n")
         return "central"
+    return "gradcheck"
 
 
 def _check_parameter(replayer, reference, index, param, settings, form, np) -> ParamResult:

@@ -39,7 +39,8 @@ def to_text(result: RunResult, base: Optional[str] = None) -> str:
     for f in result.findings:
         lines += finding_lines(f, base)
     counts = result.counts()
-    parts = ["%d %s%s" % (n, sev, "s" if n != 1 else "") for sev, n in counts.items() if n]
+    plural = {"error": "errors", "warning": "warnings", "information": "information", "hint": "hints"}
+    parts = ["%d %s" % (n, sev if n == 1 else plural[sev]) for sev, n in counts.items() if n]
     lines.append(
         "tapewatch: %s on %s with Warp %s in %.1fs: %s (script exit status %s)"
         % (os.path.basename(result.script), result.device or "?", result.warp_version or "?",
