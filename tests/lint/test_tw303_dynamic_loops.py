@@ -154,6 +154,18 @@ def test_benign_lookalikes_are_silent():
 
 
         @wp.kernel
+        def damped(v0: wp.array(dtype=wp.vec3), f: wp.array(dtype=wp.vec3), damping: float, k: float,
+                   out: wp.array(dtype=wp.vec3), steps: int):
+            tid = wp.tid()
+            v = v0[tid]
+            acc = wp.vec3()
+            for i in range(steps):
+                v = v * damping              # a scalar kernel parameter: its adjoint is never returned
+                acc += f[i]
+            out[tid] = v + k * acc           # likewise: k * acc needs acc only for k's unused adjoint
+
+
+        @wp.kernel
         def static_loops(x: wp.array(dtype=float), out: wp.array(dtype=float)):
             tid = wp.tid()
             prod = float(1.0)

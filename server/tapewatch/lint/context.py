@@ -124,6 +124,18 @@ class FileContext:
     def is_constant(self, node: ast.AST) -> bool:
         return self.numeric(node) is not None
 
+    def is_invariant(self, node: ast.AST, fn: WarpFunction) -> bool:
+        """A constant, or a kernel's scalar/vector parameter: no gradient an adjoint must get right.
+
+        Warp computes adjoints of value parameters of a kernel but never hands
+        them back (only arrays have ``.grad``), so ``s * k`` needs ``s``'s value
+        only for a gradient nobody reads.  A ``@wp.func`` parameter does pass
+        its adjoint to the caller and is not invariant.
+        """
+        if isinstance(node, ast.Name) and node.id in fn.value_params:
+            return True
+        return self.numeric(node) is not None
+
     def is_linear_call(self, call: ast.Call) -> bool:
         """Calls whose adjoint never needs an argument's value (constructors, casts, atomics)."""
         if isinstance(call.func, ast.Name) and call.func.id in ("float", "int"):
@@ -217,7 +229,7 @@ class FileContext:
         for d in defs:
             fn = warp_function(d, self.names, self.structs, wrapped.get(d.name))
             if fn is not None:
-                fn.index = body.build(fn.node, self.is_constant, self.is_linear_call)
+                fn.index = body.build(fn.node, lambda n, fn=fn: self.is_invariant(n, fn), self.is_linear_call)
                 self.functions.append(fn)
                 self._kernel_options(fn)
         self.functions.sort(key=lambda f: f.node.lineno)

@@ -52,6 +52,13 @@ class WarpFunction:
     index: object = None  # body.FunctionIndex, built once by the context
 
     @property
+    def value_params(self) -> FrozenSet[str]:
+        """Kernel parameters passed by value (scalars, vectors): their adjoints are never returned."""
+        if self.kind != KERNEL:
+            return frozenset()
+        return frozenset(p for p in self.params if p not in self.array_params and p not in self.struct_params)
+
+    @property
     def name(self) -> str:
         return self.node.name
 

@@ -114,15 +114,19 @@ def _updates_in(ctx: FileContext, fn: WarpFunction, loop: ast.stmt) -> Dict[str,
         for node in walk(stmt):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
-                    _assign_target(ctx, out, node, target, node.value, skip)
+                    _assign_target(ctx, fn, out, node, target, node.value, skip)
             elif isinstance(node, ast.AnnAssign) and node.value is not None:
-                _assign_target(ctx, out, node, node.target, node.value, skip)
+                _assign_target(ctx, fn, out, node, node.target, node.value, skip)
             elif isinstance(node, ast.AugAssign):
                 root = root_name(node.target)
                 if root is None or root.id in skip:
                     continue
+                if not _fixed_component(ctx, node.target):
+                    # ``arr[i] *= s``: a different element each iteration, not a recurrence.
+                    out.setdefault(root.id, []).append(_Update(node, node.target, PLAIN))
+                    continue
                 if isinstance(node.op, (ast.Add, ast.Sub)) or (
-                    isinstance(node.op, (ast.Mult, ast.Div)) and ctx.is_constant(node.value)
+                    isinstance(node.op, (ast.Mult, ast.Div)) and ctx.is_invariant(node.value, fn)
                 ):
                     kind = LINEAR
                 elif isinstance(node.op, (ast.Mult, ast.Div, ast.MatMult)):
@@ -135,7 +139,7 @@ def _updates_in(ctx: FileContext, fn: WarpFunction, loop: ast.stmt) -> Dict[str,
     return out
 
 
-def _assign_target(ctx, out, stmt, target, value, skip) -> None:
+def _assign_target(ctx, fn, out, stmt, target, value, skip) -> None:
     if isinstance(target, (ast.Tuple, ast.List)):
         for elt in target.elts:
             if isinstance(elt, ast.Name) and elt.id not in skip:
@@ -144,13 +148,27 @@ def _assign_target(ctx, out, stmt, target, value, skip) -> None:
     root = root_name(target)
     if root is None or root.id in skip:
         return
-    out.setdefault(root.id, []).append(_Update(stmt, target, _update_kind(ctx, root.id, value)))
+    kind = _update_kind(ctx, fn, root.id, value) if _fixed_component(ctx, target) else PLAIN
+    out.setdefault(root.id, []).append(_Update(stmt, target, kind))
 
 
-def _update_kind(ctx: FileContext, var: str, value: ast.expr) -> str:
+def _fixed_component(ctx: FileContext, target: ast.expr) -> bool:
+    """``v``, ``v.x``, ``v[0]``, ``m[1, 2]``: the same variable/component every iteration."""
+    node = target
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        if isinstance(node, ast.Subscript):
+            index = node.slice
+            parts = index.elts if isinstance(index, ast.Tuple) else [index]
+            if not all(ctx.is_constant(p) for p in parts):
+                return False
+        node = node.value
+    return True
+
+
+def _update_kind(ctx: FileContext, fn: WarpFunction, var: str, value: ast.expr) -> str:
     if not mentions(value, var):
         return PLAIN
-    if _linear(ctx, var, value):
+    if _linear(ctx, fn, var, value):
         return LINEAR
     for node in walk(value):
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div, ast.MatMult)):
@@ -159,7 +177,7 @@ def _update_kind(ctx: FileContext, var: str, value: ast.expr) -> str:
     return NONLINEAR
 
 
-def _linear(ctx: FileContext, var: str, e: ast.expr) -> bool:
+def _linear(ctx: FileContext, fn: WarpFunction, var: str, e: ast.expr) -> bool:
     """True if ``e``'s adjoint with respect to ``var`` does not need ``var``'s value."""
     if not mentions(e, var):
         return True
@@ -167,22 +185,22 @@ def _linear(ctx: FileContext, var: str, e: ast.expr) -> bool:
         return True
     if isinstance(e, ast.BinOp):
         if isinstance(e.op, (ast.Add, ast.Sub)):
-            return _linear(ctx, var, e.left) and _linear(ctx, var, e.right)
+            return _linear(ctx, fn, var, e.left) and _linear(ctx, fn, var, e.right)
         if isinstance(e.op, (ast.Mult, ast.MatMult)):
-            if ctx.is_constant(e.left):
-                return _linear(ctx, var, e.right)
-            return ctx.is_constant(e.right) and _linear(ctx, var, e.left)
+            if ctx.is_invariant(e.left, fn):
+                return _linear(ctx, fn, var, e.right)
+            return ctx.is_invariant(e.right, fn) and _linear(ctx, fn, var, e.left)
         if isinstance(e.op, ast.Div):
-            return ctx.is_constant(e.right) and _linear(ctx, var, e.left)
+            return ctx.is_invariant(e.right, fn) and _linear(ctx, fn, var, e.left)
         return False
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
-        return _linear(ctx, var, e.operand)
+        return _linear(ctx, fn, var, e.operand)
     if isinstance(e, ast.Subscript):  # a component of the carried vector: v[0]
-        return not mentions(e.slice, var) and _linear(ctx, var, e.value)
+        return not mentions(e.slice, var) and _linear(ctx, fn, var, e.value)
     if isinstance(e, ast.Attribute):
-        return _linear(ctx, var, e.value)
+        return _linear(ctx, fn, var, e.value)
     if isinstance(e, ast.Call):
-        return ctx.is_linear_call(e) and all(_linear(ctx, var, a) for a in e.args)
+        return ctx.is_linear_call(e) and all(_linear(ctx, fn, var, a) for a in e.args)
     return False
 
 

@@ -58,9 +58,12 @@ State = Dict[str, _Vector]
 
 
 def check(ctx: FileContext) -> Iterator[Finding]:
-    flag = ctx.option("enable_vector_component_overwrites")
-    if isinstance(flag, ast.Constant) and flag.value is True:
-        return
+    # A global config flag, usually set once at start-up (or in a test's setup
+    # function): if the file turns it on anywhere, trust that it is on.
+    for site in ctx.options:
+        if site.key == "enable_vector_component_overwrites" and isinstance(site.value, ast.Constant) \
+                and site.value.value is True:
+            return
     for fn in ctx.differentiated_functions():
         out: List[Finding] = []
         _Walker(ctx, fn, out).block(fn.node.body, {})
