@@ -120,3 +120,8 @@ def markers(path: Path) -> Dict[str, List[int]]:
             key = m.group(1) if m.group(1) != "expect" else "expect:" + m.group(2)
             out.setdefault(key, []).append(number)
     return out
+
+
+def run_diagnostics(client: LanguageClient, uri: str) -> List[types.Diagnostic]:
+    """The diagnostics of verification runs (not static lints)."""
+    return [d for d in diagnostics(client, uri) if (d.data or {}).get("kind") == "run"]
