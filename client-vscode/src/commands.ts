@@ -149,16 +149,17 @@ export class TapewatchCommands {
       return;
     }
     const summary = parseRunSummary(params.summary);
-    if (!summary || this.inFlight.has(params.uri)) {
+    const uri = vsapi.parseUri(params.uri);
+    if (!summary || this.inFlight.has(uri.toString())) {
       return; // our own command's result handles it
     }
-    this.finished(vsapi.parseUri(params.uri), summary, false);
+    this.finished(uri, summary, false);
   }
 
   private finished(uri: vsapi.Uri, summary: RunSummary, asked: boolean): void {
     const file = path.basename(uri.fsPath);
     this.deps.status.finished(file, summary);
-    void this.deps.graph.refresh(uri.toString());
+    void this.deps.graph.refresh(uri);
     this.deps.log.info(`Run of ${file}: ${describeSummary(summary)}`);
     if (!asked) {
       return;
@@ -212,7 +213,8 @@ export class TapewatchCommands {
 
   private uriFrom(arg: unknown): vsapi.Uri | undefined {
     if (typeof arg === 'string' && arg !== '') {
-      return vsapi.parseUri(arg);
+      // A code action may name the file by URI or by path.
+      return path.isAbsolute(arg) ? vsapi.fileUri(arg) : vsapi.parseUri(arg);
     }
     if (isObject(arg) && typeof arg.scheme === 'string' && typeof arg.fsPath === 'string') {
       return arg as unknown as vsapi.Uri;

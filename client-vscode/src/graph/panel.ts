@@ -52,8 +52,8 @@ export class TapeGraphPanel {
   }
 
   /** Fetch and post the graph again; with `uri`, only if the panel shows that script. */
-  async refresh(uri?: string, token?: CancellationToken): Promise<void> {
-    if (!this.panel || !this.uri || (uri !== undefined && uri !== this.uri.toString())) {
+  async refresh(uri?: vsapi.Uri, token?: CancellationToken): Promise<void> {
+    if (!this.panel || !this.uri || (uri !== undefined && uri.fsPath !== this.uri.fsPath)) {
       return;
     }
     const current = this.uri;
