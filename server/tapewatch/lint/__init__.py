@@ -25,6 +25,7 @@ first line.
 from __future__ import annotations
 
 import gc
+import logging
 from typing import List
 
 from tapewatch.model import Finding
@@ -34,6 +35,8 @@ from . import context, findings, registry
 __all__ = ["lint_source", "RULE_CODES"]
 
 RULE_CODES = tuple(registry.codes())
+
+_log = logging.getLogger(__name__)
 
 
 def lint_source(source: str, path: str) -> List[Finding]:
@@ -45,7 +48,10 @@ def lint_source(source: str, path: str) -> List[Finding]:
     gc.disable()
     try:
         if isinstance(source, (bytes, bytearray)):
-            source = bytes(source).decode("utf-8")
+            try:
+                source = bytes(source).decode("utf-8")
+            except UnicodeDecodeError:
+                return []  # binary, not Python
         if not isinstance(source, str) or ("wp" not in source and "warp" not in source):
             return []  # nothing Warp can be in it: skip the parse
         ctx = context.parse(source, path if isinstance(path, str) else str(path))
@@ -53,7 +59,7 @@ def lint_source(source: str, path: str) -> List[Finding]:
             return []
         return findings.finalize(ctx.src, registry.run_rules(ctx))
     except Exception:  # noqa: BLE001 - the API promise: a lint never takes the caller down
-        registry._log.exception("lint failed on %s", path)
+        _log.exception("lint failed on %s", path)
         return []
     finally:
         if gc_was_enabled:
