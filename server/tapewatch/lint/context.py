@@ -1,9 +1,9 @@
-"""Everything the rules share about one file, gathered in one parse and one walk.
+"""Everything the rules share about one file, gathered in one parse and one pass.
 
-The module walk records file-level facts (imports, Warp functions, structs,
-constants, module options, tapes, differentiation sites).  It does not descend
-into Warp function bodies: each gets its own single walk (``body.build``),
-so every node of the file is visited about once.
+The module pass visits *statements* only and records file-level facts
+(imports, Warp functions, structs, constants, module options, tape blocks).
+Each Warp function body gets one full walk (``body.build``); host-code
+expressions are walked lazily, only when a rule asks for ``host_calls``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .kernels import (
 from .names import Names, dotted, unparse
 from .vectypes import ValueType, constructed_type, user_type_from_factory
 
-# Attribute calls the module walk resolves (``wp.Tape()``, ``wp.kernel(f)``...).
+# Attribute calls the module pass resolves (``wp.set_module_options(...)``, ``wp.kernel(f)``).
 _CALLS_OF_INTEREST = frozenset({"set_module_options", "kernel", "func"})
 # Statement fields holding nested statements (match cases and except handlers hold ``.body``).
 _BODIES = ("body", "orelse", "handlers", "finalbody", "cases")
@@ -171,7 +171,8 @@ class FileContext:
         if isinstance(expr, ast.Call) and self.names.is_warp(expr.func, "Tape"):
             return True
         if isinstance(expr, ast.Name):
-            return expr.id in self.tape_names.get(scope, ())
+            # A local binding in the same function, or a module-level one (a global).
+            return expr.id in self.tape_names.get(scope, ()) or expr.id in self.tape_names.get(None, ())
         return isinstance(expr, ast.Attribute) and unparse(expr) in self.tape_attrs
 
     # ------------------------------------------------------------------ the walk
@@ -189,8 +190,7 @@ class FileContext:
         defs: List[ast.FunctionDef] = []
         wrapped: Dict[str, str] = {}  # k = wp.kernel(f): function name -> kind
         # Statements only: everything the file-level facts need is a statement
-        # (imports, defs, classes, ``with``, assignments, expression calls);
-        # expressions are walked lazily, and only for ``diff_sites``.
+        # (imports, defs, classes, ``with``, assignments, expression calls).
         stack: List[Tuple[ast.stmt, Optional[ast.AST]]] = [(s, None) for s in reversed(tree.body)]
         while stack:
             node, scope = stack.pop()

@@ -94,8 +94,8 @@ def make(
     )
 
 
-def related(src: Source, node: ast.AST, message: str, role: str) -> Related:
-    return Related(src.location(node), message, role)
+def related(src: Source, node: ast.AST, message: str, role: str, end: Optional[ast.AST] = None) -> Related:
+    return Related(src.location(node, end), message, role)
 
 
 def finalize(src: Source, findings: Iterable[Finding]) -> List[Finding]:

@@ -59,14 +59,16 @@ class _Update:
 
 def _check_loop(ctx: FileContext, fn: WarpFunction, loop: ast.stmt, reason: str) -> Iterator[Finding]:
     updates = _updates_in(ctx, fn, loop)
-    loop_related = findings.related(ctx.src, loop, "the dynamic loop", "loop")
+    # Point at the loop's header (``for i in range(n)``), not its whole body.
+    header_end = loop.iter if isinstance(loop, ast.For) else loop.test
+    loop_related = findings.related(ctx.src, loop, "the dynamic loop", "loop", end=header_end)
     start, end = pos(loop), end_pos(loop)
     for var, ups in updates.items():
         carried = [u for u in ups if u.kind in (MULTIPLICATIVE, NONLINEAR) and _carried(fn, var, u, ups, start)]
         if carried and _is_integer(ctx, fn, var, start):
             carried = []  # integers have no adjoint: an int recurrence (a factorial) is not a gradient bug
         for u in carried:
-            what = "multiplied/divided" if u.kind == MULTIPLICATIVE else "updated from its own value"
+            what = _recurrence_words(u)
             yield findings.make(
                 ctx.src, CODE,
                 "`%s` is %s in a dynamic loop (%s): Warp does not replay dynamic loops in the backward pass, "
@@ -90,6 +92,13 @@ def _check_loop(ctx: FileContext, fn: WarpFunction, loop: ast.stmt, reason: str)
             if use is not None:
                 yield _after_finding(ctx, fn, loop, var, ups[0], use, reason, loop_related,
                                      "is accumulated in a dynamic loop", "accumulator-used-after-loop")
+
+
+def _recurrence_words(update: _Update) -> str:
+    if update.kind != MULTIPLICATIVE:
+        return "updated from its own value"
+    op = update.stmt.op if isinstance(update.stmt, ast.AugAssign) else None
+    return {ast.Mult: "multiplied", ast.Div: "divided"}.get(type(op), "multiplied/divided")
 
 
 def _after_finding(ctx, fn, loop, var, update, use, reason, loop_related, what, kind) -> Finding:
