@@ -125,6 +125,27 @@ def test_literal_trip_count_above_max_unroll_is_dynamic():
     assert lint(src.format(options=raised)) == []
 
 
+def test_break_makes_a_literal_loop_dynamic():
+    found = lint(
+        """
+        import warp as wp
+
+
+        @wp.kernel
+        def first_hit(x: wp.array(dtype=float), out: wp.array(dtype=float)):
+            tid = wp.tid()
+            hit = float(0.0)
+            for i in range(8):
+                hit = x[i]
+                if hit > 0.5:
+                    break
+            out[tid] = hit * hit
+        """
+    )
+    assert [(f.location.line, f.data["kind"]) for f in found] == [(10, "local-used-after-loop")]
+    assert "break" in found[0].message
+
+
 def test_benign_lookalikes_are_silent():
     assert lint(
         """

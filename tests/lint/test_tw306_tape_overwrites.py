@@ -91,6 +91,29 @@ def rollout(q, qd, q_next, loss, steps):
     assert [(f.location.line, f.data["previous_iteration"]) for f in found] == [(20, True)]
 
 
+def test_tape_held_on_self_like_warp_examples():
+    found = lint(
+        HEADER
+        + """
+class Example:
+    def __init__(self, n):
+        self.tape = wp.Tape()
+        self.q = wp.zeros(n, dtype=wp.vec3, requires_grad=True)
+        self.qd = wp.zeros(n, dtype=wp.vec3, requires_grad=True)
+        self.q_next = wp.zeros(n, dtype=wp.vec3, requires_grad=True)
+        self.loss = wp.zeros(1, dtype=float, requires_grad=True)
+
+    def step(self):
+        with self.tape:
+            wp.launch(integrate, dim=len(self.q), inputs=[self.q, self.qd], outputs=[self.q_next, 0.01])
+            wp.launch(loss_kernel, dim=len(self.q), inputs=[self.q_next, self.loss])
+            self.q_next.fill_(0.0)
+        self.tape.backward(self.loss)
+"""
+    )
+    assert [(f.location.line, f.data["array"], f.data["kernel"]) for f in found] == [(28, "self.q_next", "loss_kernel")]
+
+
 def test_kernel_from_another_module_counts_every_input_as_read():
     found = lint(
         """
