@@ -64,13 +64,11 @@ export class TapewatchCommands {
       this.finished(uri, summary, true);
       return summary;
     } catch (err) {
-      if (isCancellation(err)) {
-        this.deps.status.update({ running: undefined });
-        return undefined;
-      }
       this.deps.status.update({ running: undefined });
-      this.deps.log.error(`Verification of ${key}: ${errorText(err)}`);
-      void this.offerOutput(`Tapewatch: verification of ${file} failed: ${errorText(err)}`);
+      if (!isCancellation(err)) {
+        this.deps.log.error(`Verification of ${key}: ${errorText(err)}`);
+        void this.offerOutput(`Tapewatch: verification of ${file} failed: ${errorText(err)}`);
+      }
       return undefined;
     } finally {
       this.inFlight.delete(key);

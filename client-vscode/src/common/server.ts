@@ -7,7 +7,6 @@ import * as path from 'node:path';
 import type { CancellationToken, ConfigurationChangeEvent, Uri } from 'vscode';
 import {
   DidChangeConfigurationNotification,
-  ErrorCodes,
   ExecuteCommandRequest,
   LanguageClient,
   LSPErrorCodes,
@@ -50,9 +49,9 @@ class TapewatchLanguageClient extends LanguageClient {
 
 export type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
 
-/** A request the user cancelled, whatever way the server reported it. */
+/** A request the user cancelled (the server may also answer with a "cancelled" summary). */
 export function isCancellation(err: unknown): boolean {
-  return err instanceof ResponseError && (err.code === LSPErrorCodes.RequestCancelled || err.code === ErrorCodes.PendingResponseRejected);
+  return err instanceof ResponseError && err.code === LSPErrorCodes.RequestCancelled;
 }
 
 export class ServerConnection {
@@ -79,15 +78,6 @@ export class ServerConnection {
       }),
     );
     void this.watchPythonExtension();
-  }
-
-  get running(): boolean {
-    return this.client?.state === State.Running;
-  }
-
-  /** The interpreter the server runs on, once started. */
-  get interpreter(): InterpreterChoice | undefined {
-    return this.choice;
   }
 
   onRunFinished(listener: (params: unknown) => void): vsapi.Disposable {
@@ -292,7 +282,9 @@ export class ServerConnection {
     this.stateListeners.forEach((l) => l());
   }
 
-  private requireClient(): LanguageClient {
+  /** The running client, after any start or restart in progress. */
+  private async requireClient(): Promise<LanguageClient> {
+    await this.pending.catch(() => undefined);
     const client = this.client;
     if (client?.state !== State.Running) {
       throw new Error(this.startError ?? 'The Tapewatch server is not running (Tapewatch: Restart Server).');
@@ -300,24 +292,27 @@ export class ServerConnection {
     return client;
   }
 
-  /** `workspace/executeCommand`, with work-done progress on a token of our own. */
+  /** `workspace/executeCommand`; with `onProgress`, work-done progress on a token of our own. */
   async executeCommand(
     command: string,
     args: unknown[],
     token?: CancellationToken,
     onProgress?: (value: ProgressValue) => void,
   ): Promise<unknown> {
-    const client = this.requireClient();
+    const client = await this.requireClient();
+    if (!onProgress) {
+      return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }, token);
+    }
     const workDoneToken = `tapewatch-${command}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-    const subscription = onProgress ? client.onProgress(WorkDoneProgress.type, workDoneToken, onProgress) : undefined;
+    const subscription = client.onProgress(WorkDoneProgress.type, workDoneToken, onProgress);
     try {
       return await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args, workDoneToken }, token);
     } finally {
-      subscription?.dispose();
+      subscription.dispose();
     }
   }
 
   async request(method: string, params: unknown, token?: CancellationToken): Promise<unknown> {
-    return this.requireClient().sendRequest(method, params, token);
+    return (await this.requireClient()).sendRequest(method, params, token);
   }
 }
