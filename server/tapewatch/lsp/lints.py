@@ -8,11 +8,14 @@ already scheduled).  The ``lint`` setting turns the layer on and off.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 from typing import Any, Callable, Dict, List, Optional
 
 from lsprotocol import types
 
+from .. import codes
+from ..model import Finding, Location
 from . import uris
 from .convert import Entry, LineSource, entry_of
 from .server import Feature, TapewatchServer
@@ -111,12 +114,34 @@ class LintsFeature(Feature):
         doc = self.server.workspace.text_documents[uri]
         version, text = doc.version, doc.source
         loop = asyncio.get_running_loop()
-        findings = await loop.run_in_executor(None, linter, text, path)
+        findings = await loop.run_in_executor(None, lint_or_syntax_error, linter, text, path)
         doc = self.server.workspace.text_documents.get(uri)
         if doc is None or doc.version != version or doc.source != text:
             return  # changed meanwhile: the next lint is scheduled
         entries = lint_entries(findings, path, uri, text, self.server.client_units)
         diagnostics.set_lints(path, entries)
+
+
+def lint_or_syntax_error(linter: Callable[[str, str], List[Any]], text: str, path: str) -> List[Any]:
+    """The linter's findings; for a file that does not parse, one TW902 instead.
+
+    ``lint_source`` returns nothing for text that is not Python, which would
+    look like "no problems": the syntax error says why the lints are quiet.
+    """
+    found = list(linter(text, path))
+    if found or ("wp" not in text and "warp" not in text):
+        return found
+    try:
+        ast.parse(text, filename=path)
+    except SyntaxError as exc:
+        line = exc.lineno or 1
+        return [Finding(
+            code="TW902", severity=codes.severity("TW902"), id="lint-syntax",
+            message="%s: %s (static lints resume when the file parses)" % (type(exc).__name__, exc.msg),
+            location=Location(path, line, exc.offset or 1), data={"static": True})]
+    except (ValueError, RecursionError, MemoryError):
+        return []
+    return found
 
 
 def lint_entries(findings: List[Any], path: str, uri: str, text: str, units: Callable[[str], int]) -> List[Entry]:

@@ -1,0 +1,118 @@
+"""Static lints through the server: on open and on change (debounced), the
+``lint`` setting, a true positive next to a look-alike, and the lint layer
+merged with a run's diagnostics."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+
+from lsp_helpers import EXAMPLES, change, diagnostics, initialize, open_doc, run, wait_for, write
+
+pytest.importorskip("tapewatch.lint")
+
+KERNELS = """\
+import warp as wp
+
+
+@wp.kernel
+def scale(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    s = x[i]
+    s *= 2.0
+    y[i] = s
+    y[i] *= 3.0
+"""
+BAD_LINE = 10  # y[i] *= 3.0 : an array element, not differentiable
+LOOK_ALIKE = 8  # s *= 2.0 : a local, fine
+
+
+def lint_lines(client, uri, code=None):
+    return sorted((d.code, d.range.start.line + 1) for d in diagnostics(client, uri)
+                  if (d.data or {}).get("kind") == "lint" and (code is None or d.code == code))
+
+
+@pytest.mark.timeout(30)
+async def test_true_positive_and_look_alike_on_open_and_change(client, tmp_path):
+    path = write(tmp_path / "kernels.py", KERNELS)
+    uri = open_doc(client, path)
+    await wait_for(lambda: lint_lines(client, uri) == [("TW301", BAD_LINE)])
+    diag = [d for d in diagnostics(client, uri) if d.code == "TW301"][0]
+    assert diag.source == "tapewatch" and diag.severity == types.DiagnosticSeverity.Warning
+    line = KERNELS.splitlines()[BAD_LINE - 1]
+    assert diag.range.start.character == line.index("y[i]")
+
+    # Turn the bad line into an accumulation: the finding goes (after the debounce).
+    start = line.index("*=")
+    change(client, uri, 2, (BAD_LINE - 1, start), (BAD_LINE - 1, start + 1), "+")
+    await wait_for(lambda: lint_lines(client, uri) == [])
+
+    # The look-alike made an array write: reported on its line.
+    look = KERNELS.splitlines()[LOOK_ALIKE - 1]
+    change(client, uri, 3, (LOOK_ALIKE - 1, look.index("s")), (LOOK_ALIKE - 1, look.index("s") + 1), "y[i]")
+    await wait_for(lambda: lint_lines(client, uri) == [("TW301", LOOK_ALIKE)])
+
+
+@pytest.mark.timeout(30)
+async def test_debounce_lints_once_typing_stops(client, tmp_path):
+    path = write(tmp_path / "kernels.py", KERNELS)
+    uri = open_doc(client, path)
+    await wait_for(lambda: lint_lines(client, uri) == [("TW301", BAD_LINE)])
+    published = []
+    features = client.protocol.fm.features
+    original = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def spy(params):
+        published.append(sorted(d.code for d in params.diagnostics))
+        return original(params)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = spy
+    # Typing a new bad line character by character: the half-typed lines do
+    # not parse, so a lint per keystroke would publish TW902s.
+    text = "    y[i] /= 4.0\n"
+    for n, ch in enumerate(text):
+        change(client, uri, 2 + n, (BAD_LINE, n), (BAD_LINE, n), ch)
+    await wait_for(lambda: lint_lines(client, uri) == [("TW301", BAD_LINE), ("TW301", BAD_LINE + 1)])
+    assert not any("TW902" in codes for codes in published), published
+
+
+@pytest.mark.timeout(30)
+async def test_syntax_error_explains_silence(client, tmp_path):
+    path = write(tmp_path / "kernels.py", KERNELS)
+    uri = open_doc(client, path)
+    await wait_for(lambda: lint_lines(client, uri) == [("TW301", BAD_LINE)])
+    change(client, uri, 2, (4, 9), (4, 9), "(")  # def scale((x: ...
+    await wait_for(lambda: [c for c, _ in lint_lines(client, uri)] == ["TW902"])
+    change(client, uri, 3, (4, 9), (4, 10), "")
+    await wait_for(lambda: lint_lines(client, uri) == [("TW301", BAD_LINE)])
+
+
+@pytest.mark.timeout(30)
+async def test_lint_setting(lsp, tmp_path):
+    await initialize(lsp, {"lint": False})
+    path = write(tmp_path / "kernels.py", KERNELS)
+    uri = open_doc(lsp, path)
+    # Another document, linted, tells us the server got past this one.
+    other = open_doc(lsp, write(tmp_path / "other.py", KERNELS.replace("scale", "scale2")))
+    lsp.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"tapewatch": {"lint": True}}))
+    await wait_for(lambda: lint_lines(lsp, uri) == [("TW301", BAD_LINE)] and lint_lines(lsp, other))
+    lsp.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"tapewatch": {"lint": False}}))
+    await wait_for(lambda: lint_lines(lsp, uri) == [] and lint_lines(lsp, other) == [])
+
+
+@pytest.mark.timeout(60)
+async def test_lints_and_run_diagnostics_are_merged(client, tmp_path):
+    path = write(tmp_path / "copy_overwrite.py", (EXAMPLES / "copy_overwrite.py").read_text())
+    uri = open_doc(client, path)
+    await wait_for(lambda: lint_lines(client, uri, "TW306"))
+    lint_before = lint_lines(client, uri)
+    await run(client, uri)
+    kinds = sorted(((d.data or {}).get("kind"), d.code) for d in diagnostics(client, uri))
+    assert ("run", "TW102") in kinds
+    assert lint_lines(client, uri) == lint_before
+    # Closing the document drops its lints, not the run's findings.
+    client.text_document_did_close(types.DidCloseTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    await wait_for(lambda: lint_lines(client, uri) == [] and diagnostics(client, uri))
