@@ -87,7 +87,7 @@ def test_findings_are_sorted_and_deterministic():
     assert keys == sorted(keys)
 
 
-def test_columns_count_characters_not_utf8_bytes():
+def test_columns_are_utf8_byte_offsets_like_the_server_expects():
     src = textwrap.dedent(
         """
         import warp as wp
@@ -100,7 +100,11 @@ def test_columns_count_characters_not_utf8_bytes():
         """
     )
     (f,) = lint_source(src, "u.py")
-    assert (f.location.line, f.location.column, f.location.end_column) == (8, 14, 25)
+    # "é" is two bytes: the statement starts at character 14 but byte 15
+    # (tapewatch.lsp.convert turns bytes into the client's units).
+    assert (f.location.line, f.location.column, f.location.end_column) == (8, 15, 27)
+    line = src.splitlines()[7].encode("utf-8")
+    assert line[f.location.column - 1:f.location.end_column - 1].decode("utf-8") == "a[tid] *= é"
 
 
 def test_noqa_silences_all_or_listed_codes():

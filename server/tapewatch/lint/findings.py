@@ -1,9 +1,10 @@
 """Turn AST nodes into ``Finding``s with editor-ready ranges, and honour ``# noqa``.
 
-Python's AST gives 0-based *UTF-8 byte* columns; ``Location`` wants 1-based
-*character* columns (the language server converts to UTF-16 at its edge).
-``end_column`` is exclusive (one past the last character), so an LSP client
-gets the exact expression after subtracting one from both ends.
+Columns follow the convention the language server's converter reads
+(``tapewatch.lsp.convert``): 1-based *UTF-8 byte* columns, which is Python's
+AST ``col_offset + 1``; the server turns them into the client's units (UTF-16
+by default) at its edge.  ``end_column`` is exclusive (one past the last
+byte), so subtracting one from both ends gives the exact expression.
 """
 
 from __future__ import annotations
@@ -21,12 +22,11 @@ _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+
 
 
 class Source:
-    """The text being linted, with line access for column conversion and noqa."""
+    """The text being linted, with line access for ``# noqa``."""
 
     def __init__(self, text: str, path: str) -> None:
         self.text = text
         self.path = path
-        self._ascii = text.isascii()
         self._lines: Optional[List[str]] = None
 
     def line(self, lineno: int) -> str:
@@ -38,15 +38,8 @@ class Source:
             return self._lines[lineno - 1]
         return ""
 
-    def column(self, lineno: int, byte_offset: int) -> int:
-        """1-based character column for a 0-based UTF-8 byte offset."""
-        if self._ascii:
-            return byte_offset + 1
-        raw = self.line(lineno).encode("utf-8")
-        return len(raw[:byte_offset].decode("utf-8", errors="replace")) + 1
-
     def location(self, start: ast.AST, end: Optional[ast.AST] = None) -> Location:
-        """The range from ``start``'s first character to ``end``'s (default ``start``) last."""
+        """The range from ``start``'s first byte to ``end``'s (default ``start``) last."""
         end = end if end is not None else start
         line = getattr(start, "lineno", 1) or 1
         end_line = getattr(end, "end_lineno", None) or line
@@ -54,9 +47,9 @@ class Source:
         return Location(
             path=self.path,
             line=line,
-            column=self.column(line, getattr(start, "col_offset", 0) or 0),
+            column=(getattr(start, "col_offset", 0) or 0) + 1,
             end_line=end_line,
-            end_column=self.column(end_line, end_col) if end_col is not None else None,
+            end_column=end_col + 1 if end_col is not None else None,
         )
 
     def suppressed(self, finding: Finding) -> bool:
