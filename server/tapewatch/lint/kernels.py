@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional
+from typing import Dict, FrozenSet, Optional
 
 from .names import Names
 
@@ -152,7 +152,3 @@ def collect_struct_fields(node: ast.ClassDef) -> Dict[str, ast.expr]:
         for s in node.body
         if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
     }
-
-
-def functions_of_kind(functions: List[WarpFunction], *kinds: str) -> List[WarpFunction]:
-    return [f for f in functions if f.kind in kinds]
