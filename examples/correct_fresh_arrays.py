@@ -19,7 +19,7 @@ DT = 0.05
 @wp.kernel
 def integrate(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3), dt: float, x_out: wp.array(dtype=wp.vec3)):
     i = wp.tid()
-    x_out[i] = x[i] + v[i] * dt
+    x_out[i] = x[i] + (v[i] - 0.5 * x[i] * wp.length(x[i])) * dt
 
 
 @wp.kernel

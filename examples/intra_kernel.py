@@ -23,7 +23,7 @@ def total(x: wp.array(dtype=float), out: wp.array(dtype=float)):
     wp.atomic_add(out, 0, x[wp.tid()])
 
 
-x = wp.array(np.linspace(-1.0, 1.0, N, dtype=np.float32), requires_grad=True)
+x = wp.array(np.linspace(0.1, 1.0, N, dtype=np.float32), requires_grad=True)
 scale = wp.array([1.5], dtype=float, requires_grad=True)
 out = wp.zeros(1, dtype=float, requires_grad=True)
 

@@ -4,7 +4,8 @@ A projectile is integrated by swapping two state buffers every step.  The
 forward pass is right; the gradient is not: on one tape, step k+1 writes the
 buffer step k read, so the adjoints of the early steps replay against the
 final positions.  Warp's own tracker stays silent here (it does not mark
-``x`` read in ``x_out[i] = x[i] + v[i] * dt``).
+``x`` read in ``x_out[i] = x[i] + (...) * dt``), and the gradient with
+respect to the velocity is wrong (the FD harness shows by how much).
 
 Fix: allocate one state per step (see ``correct_fresh_arrays.py``).
 """
@@ -20,7 +21,8 @@ DT = 0.05
 @wp.kernel
 def integrate(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3), dt: float, x_out: wp.array(dtype=wp.vec3)):
     i = wp.tid()
-    x_out[i] = x[i] + v[i] * dt
+    # quadratic drag: the adjoint needs the positions this launch read
+    x_out[i] = x[i] + (v[i] - 0.5 * x[i] * wp.length(x[i])) * dt
 
 
 @wp.kernel

@@ -16,7 +16,7 @@ N = 8
 @wp.kernel
 def advance(q: wp.array(dtype=float), qd: wp.array(dtype=float), dt: float, q_out: wp.array(dtype=float)):
     i = wp.tid()
-    q_out[i] = q[i] + qd[i] * dt
+    q_out[i] = q[i] + (qd[i] - q[i] * q[i]) * dt
 
 
 @wp.kernel
@@ -26,7 +26,7 @@ def final_cost(q: wp.array(dtype=float), cost: wp.array(dtype=float)):
 
 
 def make_state():
-    return wp.zeros(N, dtype=float, requires_grad=True)  # alloc: state
+    return wp.full(N, 0.5, dtype=float, requires_grad=True)  # alloc: state
 
 
 qd = wp.array(np.linspace(0.0, 1.0, N, dtype=np.float32), requires_grad=True)
