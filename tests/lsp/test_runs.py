@@ -4,7 +4,6 @@ scripts, floods, odd paths, and diagnostics replaced by the next run."""
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import subprocess
 import sys
@@ -310,7 +309,8 @@ async def test_run_on_save_is_opt_in(lsp, tmp_path):
     await asyncio.sleep(1.0)
     assert lsp.run_finished == []
 
-    lsp.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"tapewatch": {"runOnSave": True}}))
+    lsp.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"tapewatch": {"runOnSave": True}}))
     lsp.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     await wait_for(lambda: lsp.run_finished, timeout=30)
     assert lsp.run_finished[0].uri == uri and lsp.run_finished[0].summary.status == "ok"

@@ -103,7 +103,7 @@ class OutputBatcher:
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
-        for stream, rest in self._partial.items():
+        for rest in self._partial.values():
             if rest:
                 self._pending.append(rest + "\n")
         self._partial = {"stdout": "", "stderr": ""}

@@ -143,7 +143,8 @@ class RunsFeature(Feature):
         token = params.work_done_token if params is not None else None
         return await self.start(uri, token=token, request_id=self.server.current_request_id(), origin="command")
 
-    async def start(self, uri: str, token: Any = None, request_id: Any = None, origin: str = "command") -> Dict[str, Any]:
+    async def start(self, uri: str, token: Any = None, request_id: Any = None,
+                    origin: str = "command") -> Dict[str, Any]:
         path = uris.to_path(uri)
         assert path is not None
         key = uris.key(path)
@@ -243,7 +244,8 @@ class RunsFeature(Feature):
         self._finish_notify(run, summary)
         return summary
 
-    def _cancelled_summary(self, run: Run, req: Optional[RunRequest] = None, status: str = "cancelled") -> Dict[str, Any]:
+    def _cancelled_summary(self, run: Run, req: Optional[RunRequest] = None,
+                           status: str = "cancelled") -> Dict[str, Any]:
         result = RunResult(script=run.path, device=req.device if req else None, outcome="cancelled")
         summary = dict(result.summary(), uri=run.uri)
         summary["status"] = status

@@ -224,7 +224,7 @@ class SettingsFeature(Feature):
         problems: List[str] = []
         _, p = parse(self.raw_for(None))
         problems += p
-        for key_, raw in self.pulled_folders.items():
+        for key_ in self.pulled_folders:
             _, p = parse(self.raw_for(key_))
             problems += [x for x in p if x not in problems]
         if not problems:
