@@ -66,6 +66,68 @@ class Outcome:
         self.output = ""
 
 
+_current = None  # the Replayer whose evaluation is running
+
+
+def _install_hooks(wp, np) -> None:
+    array_cls = wp.array
+    array_cls._tw_replay_hooks = True
+    orig_init = array_cls.__init__
+
+    def array_init(arr, *args, **kwargs):
+        r = _current
+        if r is None or not r._active:
+            return orig_init(arr, *args, **kwargs)
+        depth = getattr(r._local, "depth", 0)
+        r._local.depth = depth + 1
+        try:
+            orig_init(arr, *args, **kwargs)
+        finally:
+            r._local.depth = depth
+        if depth == 0:
+            r._on_alloc(arr)
+
+    array_cls.__init__ = array_init
+
+    grad_prop = array_cls.__dict__["grad"]
+
+    def grad_get(arr):
+        value = grad_prop.fget(arr)
+        r = _current
+        if r is not None and r._active and r._run.backward_calls and not getattr(r._local, "busy", False):
+            caller = sys._getframe(1).f_code.co_filename
+            if frames.is_user_file(caller) and id(arr) in r._param_ids:
+                r._consume(arr)
+        return value
+
+    array_cls.grad = property(grad_get, grad_prop.fset, grad_prop.fdel, grad_prop.__doc__)
+
+    tape_cls = wp.Tape
+    orig_backward = tape_cls.backward
+
+    def backward(tape, loss=None, grads=None, *args, **kwargs):
+        r = _current
+        if r is None or not r._active:
+            return orig_backward(tape, loss, grads, *args, **kwargs)
+        r._on_loss(loss, grads)
+        if r._mode == "fd":
+            return None  # an FD evaluation needs the objective only
+        return orig_backward(tape, loss, grads, *args, **kwargs)
+
+    tape_cls.backward = backward
+
+    orig_default_rng = np.random.default_rng
+
+    def default_rng(seed=None, *args, **kwargs):
+        r = _current
+        if r is not None and r._active and seed is None:
+            r._rng_calls += 1
+            seed = (r.seed, r._rng_calls)
+        return orig_default_rng(seed, *args, **kwargs)
+
+    np.random.default_rng = default_rng
+
+
 class Replayer:
     """Runs one script repeatedly; hooks are installed once and active only during a replay."""
 
@@ -88,61 +150,16 @@ class Replayer:
 
     # ----------------------------------------------------------------- hooks
     def _install(self) -> None:
-        wp, np = self.wp, self.np
-        replayer = self
-        array_cls = wp.array
-        orig_init = array_cls.__init__
-
-        def array_init(arr, *args, **kwargs):
-            depth = getattr(replayer._local, "depth", 0)
-            replayer._local.depth = depth + 1
-            try:
-                orig_init(arr, *args, **kwargs)
-            finally:
-                replayer._local.depth = depth
-            if replayer._active and depth == 0:
-                replayer._on_alloc(arr)
-
-        array_cls.__init__ = array_init
-
-        grad_prop = array_cls.__dict__["grad"]
-
-        def grad_get(arr):
-            value = grad_prop.fget(arr)
-            if replayer._active and replayer._run.backward_calls and not getattr(replayer._local, "busy", False):
-                caller = sys._getframe(1).f_code.co_filename
-                if frames.is_user_file(caller) and id(arr) in replayer._param_ids:
-                    replayer._consume(arr)
-            return value
-
-        array_cls.grad = property(grad_get, grad_prop.fset, grad_prop.fdel, grad_prop.__doc__)
-
-        tape_cls = wp.Tape
-        orig_backward = tape_cls.backward
-
-        def backward(tape, loss=None, grads=None, *args, **kwargs):
-            if not replayer._active:
-                return orig_backward(tape, loss, grads, *args, **kwargs)
-            replayer._on_loss(loss, grads)
-            if replayer._mode == "fd":
-                return None  # an FD evaluation needs the objective only
-            return orig_backward(tape, loss, grads, *args, **kwargs)
-
-        tape_cls.backward = backward
-
-        orig_default_rng = np.random.default_rng
-
-        def default_rng(seed=None, *args, **kwargs):
-            if replayer._active and seed is None:
-                replayer._rng_calls += 1
-                seed = (replayer.seed, replayer._rng_calls)
-            return orig_default_rng(seed, *args, **kwargs)
-
-        np.random.default_rng = default_rng
+        """Hooks go in once per process and serve whichever replayer is current."""
+        global _current
+        _current = self
+        if getattr(self.wp.array, "_tw_replay_hooks", False):
+            return
+        _install_hooks(self.wp, self.np)
 
     # --------------------------------------------------------------- events
     def _on_alloc(self, arr) -> None:
-        frame = frames.innermost_user_frame(sys._getframe(2))
+        frame = frames.innermost_user_frame(sys._getframe(1))
         if frame is None:
             return
         key = (frame.f_code.co_filename, frame.f_lineno)
