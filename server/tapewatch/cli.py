@@ -30,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--cwd", default=None, help="working directory of the run (default: the script's folder)")
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     check.add_argument("--no-graph", action="store_true", help="do not capture tape graphs")
+    check.add_argument("--check-launches", action="store_true",
+                       help="check each taped launch's adjoint against finite differences (slow)")
     check.add_argument("-q", "--quiet", action="store_true", help="do not echo the script's output")
     # Arguments for the script follow ``--``; main() splits them off first.
 
@@ -89,7 +91,8 @@ def check(ns) -> int:
         print("tapewatch: --cwd %s is not a directory" % ns.cwd, file=sys.stderr)
         return EXIT_TOOL
     req = RunRequest(script=ns.script, python=ns.python, device=ns.device, timeout=ns.timeout,
-                     cwd=ns.cwd, args=args, graph=not ns.no_graph)
+                     cwd=ns.cwd, args=args, graph=not ns.no_graph,
+                     check_launches=ns.check_launches)
     err = sys.stderr
     err.write("tapewatch: running %s on %s with %s\n" % (ns.script, ns.device, ns.python))
     err.flush()

@@ -50,6 +50,12 @@ _ALL = [
          "Autodiff disagrees with finite differences of the full objective for a parameter"),
     Code("TW402", "fd-ratio-integer", "error",
          "Autodiff is an integer multiple of finite differences (double counting or a sum-vs-mean seed)"),
+    Code("TW403", "nonfinite-gradient-origin", "error",
+         "The first backward launch whose adjoint produced NaN/Inf gradients"),
+    Code("TW404", "launch-adjoint-mismatch", "error",
+         "A taped launch's adjoint disagrees with finite differences of the same launch"),
+    Code("TW405", "launch-without-adjoint", "warning",
+         "A launch of a kernel built with enable_backward=False is on a differentiated tape"),
     Code("TW406", "harness-incomplete", "error",
          "The FD harness cannot run until a value the script's structure does not give is filled in"),
     # TW9xx: the tool could not do its job

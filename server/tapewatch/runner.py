@@ -42,6 +42,7 @@ class RunRequest:
     args: List[str] = field(default_factory=list)
     env: Dict[str, str] = field(default_factory=dict)
     graph: bool = True
+    check_launches: bool = False  # per-launch adjoint check (TW404): slow, opt-in
 
 
 @dataclass
@@ -137,6 +138,8 @@ def probe_command(req: RunRequest, events_fd: int) -> List[str]:
         cmd += ["--device", req.device]
     if not req.graph:
         cmd.append("--no-graph")
+    if req.check_launches:
+        cmd.append("--check-launches")
     return cmd + ["--", os.path.abspath(req.script)] + list(req.args)
 
 

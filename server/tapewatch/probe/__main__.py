@@ -30,6 +30,8 @@ def parse_args(argv):
     parser.add_argument("--events", default=None, help="event channel: fd:N or a file path")
     parser.add_argument("--no-graph", action="store_true", help="do not capture tape graphs")
     parser.add_argument("--list-devices", action="store_true", help="report Warp's devices and exit")
+    parser.add_argument("--check-launches", action="store_true",
+                        help="check each taped launch's adjoint against finite differences (slow)")
     parser.add_argument("script", nargs="?")
     parser.add_argument("args", nargs=argparse.REMAINDER)
     ns = parser.parse_args(argv)
@@ -116,12 +118,15 @@ def _run(ns, channel: EventChannel) -> int:
         wp.set_device(device)
 
     from . import graph, hooks  # noqa: PLC0415 (imports Warp internals)
+    from .localize import Localizer  # noqa: PLC0415
     from .tracker import Tracker  # noqa: PLC0415
 
     detected = features(wp)  # before the hooks wrap what it inspects
     tracker = Tracker(wp, channel.emit)
     capture = None if ns.no_graph else graph.GraphCapture(wp, tracker, channel.emit)
-    hooks.install(wp, tracker, channel.emit, on_backward=capture.on_backward if capture else None)
+    localizer = Localizer(wp, tracker, channel.emit, check_launches=ns.check_launches)
+    hooks.install(wp, tracker, channel.emit, on_backward=capture.on_backward if capture else None,
+                  localizer=localizer)
     channel.emit(
         "start",
         warp_version=wp.config.version,
@@ -130,6 +135,7 @@ def _run(ns, channel: EventChannel) -> int:
         python_version=platform.python_version(),
         script=script,
         features=detected,
+        check_launches=bool(ns.check_launches),
     )
 
     status = 0

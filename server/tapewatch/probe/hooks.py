@@ -4,7 +4,8 @@ Only documented-stable seams are wrapped, and each is looked up by feature
 (``hasattr``), never by version string:
 
 - ``Tape._check_kernel_array_access`` (every taped launch, tracker on),
-- ``Tape.__init__`` / ``backward`` / ``reset`` (per-tape read lifetime),
+- ``Tape.__init__`` / ``backward`` / ``reset`` (per-tape read lifetime;
+  around ``backward`` also the localizer, ``localize.py``),
 - ``array.mark_write`` (Warp's report, replaced by a flag: no host copy),
 - ``array.__init__`` (allocation sites), ``zero_`` / ``fill_``,
 - ``wp.copy`` (also reached by ``wp.clone`` and ``array.assign``),
@@ -26,7 +27,7 @@ from .sites import FrameSnap, Site
 from . import frames
 
 
-def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None) -> None:
+def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None, localizer=None) -> None:
     ctx = wp._src.context
     tape_cls = wp.Tape
     array_cls = wp.array
@@ -70,11 +71,22 @@ def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None
 
     @functools.wraps(orig_backward)
     def backward(self, *args, **kwargs):
-        if on_backward is not None:
-            guarded(lambda: on_backward(self))
+        if localizer is not None and localizer.busy:
+            return orig_backward(self, *args, **kwargs)  # the localizer's own replay
+        pending = {}
+        if localizer is not None:
+            guarded(lambda: pending.update(localizer.before_backward(self, args, kwargs)))
+        finished = False
         try:
-            return orig_backward(self, *args, **kwargs)
+            result = orig_backward(self, *args, **kwargs)
+            finished = True
+            return result
         finally:
+            if finished and localizer is not None:
+                guarded(lambda: localizer.after_backward(self, args, kwargs, orig_backward, pending))
+            # The graph after the localizer, so that its nodes carry this backward's findings.
+            if on_backward is not None:
+                guarded(lambda: on_backward(self))
             guarded(lambda: tracker.forget_reads(self))
 
     tape_cls.backward = backward
