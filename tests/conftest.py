@@ -52,3 +52,11 @@ def markers(path: Path) -> dict:
             key = m.group(1) if m.group(1) != "expect" else "expect:" + m.group(2)
             out.setdefault(key, []).append(number)
     return out
+
+
+def line_of(path: Path, text: str) -> int:
+    """1-based line of the first line containing ``text``."""
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if text in line:
+            return number
+    raise AssertionError("%r not in %s" % (text, path))

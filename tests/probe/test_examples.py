@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from conftest import EXAMPLES, WARP_PYTHONS, markers
+from conftest import EXAMPLES, WARP_PYTHONS, line_of, markers
 from tapewatch.runner import RunRequest, run_probe
 
 
@@ -40,8 +40,8 @@ def test_pingpong_helper(python):
     assert related(f, "caller") == [(str(path), b_to_a)]  # written by step(b, v, a)
     assert related(f, "reader") == [(str(path), m["expect:TW101"][0])]
     assert related(f, "reader-caller") == [(str(path), a_to_b)]  # read by step(a, v, b)
-    assert related(f, "kernel")[0][1] == 21  # def integrate
-    assert related(f, "allocation") == [(str(path), 35)]  # wp.array in State.__init__
+    assert related(f, "kernel")[0][1] == line_of(path, "def integrate")
+    assert related(f, "allocation") == [(str(path), line_of(path, "self.q = wp.array"))]
     assert related(f, "allocation-caller") == [(str(path), m["alloc"][0])]  # a = State(start)
     assert f.data["argument"] == "x_out" and f.data["reader_argument"] == "x"
     assert f.data["warp_reported"] is False  # Warp misses x in `x[i] + v[i] * dt`
@@ -57,7 +57,7 @@ def test_copy_overwrite(python):
     assert f.data["array"] == "x_prev" and f.data["operation"] == "wp.copy"
     assert related(f, "reader") == [(str(path), m["reader"][0])]
     assert related(f, "allocation") == [(str(path), m["alloc"][0])]
-    assert related(f, "reader-kernel")[0][1] == 15
+    assert related(f, "reader-kernel")[0][1] == line_of(path, "def damp")
 
 
 def test_zero_read_array(python):
