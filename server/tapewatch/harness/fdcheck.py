@@ -56,6 +56,7 @@ class ParamResult:
         self.integer_ratio: Optional[float] = None
         self.rounding_noise = 0.0
         self.worst: Optional[tuple] = None  # (flat index, AD, FD)
+        self.first_nan: Optional[tuple] = None  # (flat index, AD, FD) of the first non-finite pair
 
 
 def main(harness_file: str, script: str, parameters: Sequence[Parameter], loss: Loss, settings: Settings,
@@ -166,6 +167,9 @@ def _check_parameter(replayer, reference, index, param, settings, form, np, base
     result.nan = int(np.count_nonzero(~np.isfinite(ad_s)) + np.count_nonzero(~np.isfinite(fd)))
     err = np.abs(ad_s - fd)
     finite = np.isfinite(err)
+    if not finite.all():
+        k = int(np.argmin(finite))
+        result.first_nan = (int(picks[k]), float(ad_s[k]), float(fd[k]))
     if finite.any():
         k = int(np.argmax(np.where(finite, err, -1.0)))
         result.max_abs = float(err[k])
@@ -297,7 +301,9 @@ def result_findings(r: ParamResult, script: str, loss: Loss, reference, settings
     else:
         code = "TW401"
         worst = ""
-        if r.worst is not None:
+        if r.first_nan is not None:
+            worst = " Element %d: AD %.4g vs FD %.4g (not finite: see TW403 for the launch that produced it)." % r.first_nan
+        elif r.worst is not None:
             worst = " Worst element %d: AD %.4g vs FD %.4g." % r.worst
         message = "FD check of `%s` FAIL (%s; objective: %s).%s" % (p.name, numbers, objective, worst)
         if reference.backward_calls > 1:
