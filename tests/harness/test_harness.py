@@ -103,3 +103,18 @@ def test_discover_follows_optimizers_and_attribute_allocations():
     plan = discover("m.py", source)
     assert [(p.name, p.line) for p in plan.params] == [("model.weights", 4)]
     assert (plan.loss, plan.backward_lines) == ("loss", [9])
+
+
+@pytest.mark.parametrize("example, detail", [
+    ("where_nan.py", "not finite: see TW403"),
+    ("wrong_custom_adjoint.py", "Worst element"),
+    ("backward_disabled.py", "AD 0 vs FD"),
+])
+def test_fd_mismatch_examples_found_by_the_probe_too(tmp_path, python, example, detail):
+    """The examples the probe localizes (TW403-405) fail the end-to-end FD check too, with numbers."""
+    script, path, result = harness_result(tmp_path, example, python)
+    assert {f.code for f in result.findings} == {"TW401"}
+    assert all(detail in f.message and "max abs err" in f.message for f in result.findings)
+    lines = {f.location.line for f in result.findings}
+    plan = discover(str(script))
+    assert lines == {plan.params[0].line, *plan.backward_lines}
