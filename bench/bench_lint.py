@@ -12,7 +12,9 @@ language server lints on every change, so the target is p95 <= 50 ms.
 from __future__ import annotations
 
 import argparse
+import ast
 import collections
+import gc
 import os
 import statistics
 import sys
@@ -214,6 +216,13 @@ def generate(kernels: int = 100) -> str:
     return "\n".join(parts)
 
 
+def _load() -> str:
+    try:
+        return "%.2f" % os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return "n/a"
+
+
 def _percentiles(times) -> str:
     times = sorted(times)
     p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
@@ -238,12 +247,22 @@ def main(argv=None) -> int:
         found = lint_source(source, "bench_input.py")
         wall.append((time.perf_counter() - t0) * 1000.0)
         cpu.append((time.process_time() - c0) * 1000.0)
+    # The floor: Python's own parser on the same text (every lint pays it once),
+    # with the cyclic GC paused as lint_source pauses it.
+    parse = []
+    for _ in range(args.runs):
+        gc.disable()
+        t0 = time.perf_counter()
+        ast.parse(source)
+        parse.append((time.perf_counter() - t0) * 1000.0)
+        gc.enable()
     by_code = collections.Counter(f.code for f in found)
     print("input: %d lines, %d kernels; %d runs" % (source.count("\n") + 1, args.kernels, args.runs))
     # Wall time is what the editor waits for; CPU time shows the engine's own
     # cost when other processes compete for the cores.
     print("lint_source wall ms: %s" % _percentiles(wall))
     print("lint_source cpu  ms: %s" % _percentiles(cpu))
+    print("ast.parse   wall ms: %s   (load average %s)" % (_percentiles(parse), _load()))
     print("findings: %d  %s" % (len(found), " ".join("%s=%d" % kv for kv in sorted(by_code.items()))))
     return 0
 
