@@ -49,6 +49,8 @@ class Span:
         lines = edit.map_span(self.start_line, self.end_line)
         if lines is None:
             return None
+        if lines == (self.start_line, self.end_line):
+            return self
         return replace(self, start_line=lines[0], end_line=lines[1])
 
     def to_range(self) -> types.Range:
@@ -213,13 +215,13 @@ def moved(entry: Entry, path_key: str, edit: LineEdit, key: Callable[[str], str]
     related = []
     changed = span is not entry.span
     for r in entry.related:
-        if key(r.span.path) == path_key:
-            rspan = r.span.moved(edit)
-            changed = True
-            if rspan is not None:
-                related.append(RelatedEntry(rspan, r.message))
-        else:
+        rspan = r.span.moved(edit) if key(r.span.path) == path_key else r.span
+        if rspan is r.span:
             related.append(r)
+            continue
+        changed = True
+        if rspan is not None:
+            related.append(RelatedEntry(rspan, r.message))
     if not changed:
         return entry
     return replace(entry, span=span, related=tuple(related))
