@@ -70,14 +70,14 @@ def _numpy():
 class _Origin:
     """Where the replay first saw a gradient turn non-finite."""
 
-    __slots__ = ("kind", "index", "kernel", "positions", "arrays", "func")
+    __slots__ = ("kind", "index", "kernel", "positions", "kinds", "func")
 
-    def __init__(self, kind, index=None, kernel=None, positions=(), arrays=(), func=None):
+    def __init__(self, kind, arrays, index=None, kernel=None, positions=(), func=None):
         self.kind = kind  # "launch", "func" (record_func), "seed"
         self.index = index  # position in tape.launches
         self.kernel = kernel
         self.positions = list(positions)  # kernel argument positions whose adjoint went non-finite
-        self.arrays = list(arrays)  # the gradient arrays that went non-finite
+        self.kinds = _kinds(arrays)  # "NaN", "Inf" or "NaN and Inf", as they were when seen
         self.func = func
 
 
@@ -299,12 +299,12 @@ class Localizer:
                    for g in list(kw.get("adj_inputs") or []) + list(kw.get("adj_outputs") or [])]
             seed = seen([g for g in adj if g is not None])
             if seed is not None:
-                found.append(_Origin("seed", arrays=[seed]))
+                found.append(_Origin("seed", [seed]))
                 return real_launch(*a, **kw)
             result = real_launch(*a, **kw)
             positions = turned(adj)
             if positions:
-                found.append(_Origin("launch", index, kernel, positions, [adj[p] for p in positions]))
+                found.append(_Origin("launch", [adj[p] for p in positions], index, kernel, positions))
             return result
 
         def wrap_func(func, index):
@@ -314,13 +314,13 @@ class Localizer:
                 every = _grad_arrays(wp, tape)
                 seed = seen(every)
                 if seed is not None:
-                    found.append(_Origin("seed", arrays=[seed]))
+                    found.append(_Origin("seed", [seed]))
                     return func()
                 result = func()
                 every = _grad_arrays(wp, tape)
                 went = turned(every)
                 if went:
-                    found.append(_Origin("func", index, arrays=[every[p] for p in went], func=func))
+                    found.append(_Origin("func", [every[p] for p in went], index, func=func))
                 return result
             return run
 
@@ -343,7 +343,7 @@ class Localizer:
         wp = self.wp
         records = self._records(tape)
         backward_loc = backward_site.location(("backward",))
-        kinds = _kinds([bad] if origin is None else origin.arrays)
+        kinds = _kinds([bad]) if origin is None else origin.kinds
         related: List[Related] = []
         data: Dict[str, Any] = {"origin": origin.kind if origin is not None else "unlocalized", "nonfinite": kinds}
         if origin is not None and origin.kind == "launch":
