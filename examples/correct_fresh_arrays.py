@@ -4,8 +4,9 @@ Same projectile as ``pingpong_helper.py``, but every step allocates its
 output, so nothing read on the tape is ever overwritten.  A training loop
 builds a fresh tape per iteration and updates the parameter outside it:
 the reads of one tape are forgotten at its ``backward()``, so no iteration
-reports the previous one (Warp before 1.17 kept its read flags across
-iterations and warned here).  Tapewatch must report nothing.
+reports the previous one (before 1.17 Warp kept its read flags across
+iterations; Tapewatch forgets them per tape on every version).  Tapewatch
+must report nothing, and the FD harness passes.
 """
 
 import numpy as np

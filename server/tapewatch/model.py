@@ -1,6 +1,6 @@
 """The one data model shared by probe, runner, CLI, language server and tests.
 
-Stdlib only and Python 3.8 compatible: the probe imports this module inside
+Stdlib only and Python 3.9 compatible: the probe imports this module inside
 the user's interpreter.  Every type round-trips through plain JSON
 (``to_json``/``from_json``) because findings cross a process boundary.
 

@@ -90,7 +90,12 @@ def _run(ns, channel: EventChannel) -> int:
         channel.emit("finding", finding=outcomes.syntax_error(exc, script).to_json())
         channel.emit("end", status=1, outcome="syntax-error")
         return 1
-    except (ValueError, OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        finding = outcomes.tool_error("TW909", "The script cannot be read: %s" % exc)
+        channel.emit("finding", finding=finding.to_json())
+        channel.emit("end", status=EXIT_TOOL_ERROR, outcome="script-not-found")
+        return EXIT_TOOL_ERROR
+    except (ValueError, UnicodeDecodeError) as exc:
         finding = outcomes.tool_error("TW902", "The script cannot be compiled: %s" % exc,
                                       location=_loc(script))
         channel.emit("finding", finding=finding.to_json())

@@ -16,8 +16,12 @@ import os
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
+import runpy as _runpy
+
 _TAPEWATCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _skip_prefixes: Tuple[str, ...] = (_TAPEWATCH_DIR + os.sep,)
+# Before 3.11 runpy is a plain file of the standard library, not "<frozen runpy>".
+_skip_files = {os.path.abspath(_runpy.__file__)} if getattr(_runpy, "__file__", None) else set()
 
 
 def skip_package(path: str) -> None:
@@ -31,7 +35,7 @@ def skip_package(path: str) -> None:
 def is_user_file(filename: str) -> bool:
     if not filename or filename.startswith("<"):
         return False  # <frozen runpy>, <string>, <stdin>...
-    return not filename.startswith(_skip_prefixes)
+    return not filename.startswith(_skip_prefixes) and filename not in _skip_files
 
 
 def user_frames(start=None, limit: int = 12) -> list:

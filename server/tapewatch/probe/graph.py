@@ -32,9 +32,10 @@ class GraphCapture:
 
     def on_backward(self, tape) -> None:
         self._capture(tape, "backward")
+        self.tracker.differentiated(tape)
 
     def at_exit(self) -> None:
-        for tape in self.tracker.tapes:
+        for tape in self.tracker.pending_tapes():
             state = tape.__dict__.get("_tw_state")
             if state is not None and not state.captured and state.launches:
                 self._capture(tape, "exit")

@@ -1,7 +1,7 @@
 """Installs the tracker's hooks into Warp.
 
-Only documented-stable seams are wrapped, and each is looked up by feature
-(``hasattr``), never by version string:
+Only seams that exist unchanged in every supported Warp (1.14 to the
+newest) are wrapped; nothing depends on a version string:
 
 - ``Tape._check_kernel_array_access`` (every taped launch, tracker on),
 - ``Tape.__init__`` / ``backward`` / ``reset`` (per-tape read lifetime;

@@ -103,6 +103,13 @@ class _AccessVisitor(ast.NodeVisitor):
         # Right-hand side first: its reads happen before the store.
         self.visit(node.value)
         for target in node.targets:
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Subscript):
+                # ``y[i].x = v`` stores a component: a write to y, not a read.
+                name = _param_name(target.value, self.params)
+                if name is not None:
+                    self._write(name, target)
+                    self.visit(target.value.slice)
+                    continue
             self.visit(target)
 
     def visit_Call(self, node: ast.Call) -> None:

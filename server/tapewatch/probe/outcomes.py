@@ -18,6 +18,7 @@ def syntax_error(exc: SyntaxError, path: str) -> Finding:
     column = exc.offset or 1
     return Finding(
         code="TW902",
+        id="tw902",
         message="%s: %s" % (type(exc).__name__, exc.msg),
         location=Location(exc.filename or path, line, column),
         severity=codes.severity("TW902"),
@@ -40,6 +41,7 @@ def script_raised(exc: BaseException, script: str) -> Finding:
     text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
     return Finding(
         code="TW901",
+        id="tw901",
         message="The script raised %s" % text,
         location=location,
         severity=codes.severity("TW901"),
@@ -57,7 +59,8 @@ def user_traceback(exc: BaseException) -> str:
 
 
 def tool_error(code: str, message: str, location: Optional[Location] = None, **data) -> Finding:
-    return Finding(code=code, message=message, location=location, severity=codes.severity(code), data=data)
+    return Finding(code=code, message=message, location=location, severity=codes.severity(code), id=code.lower(),
+                   data=data)
 
 
 def print_user_traceback(exc: BaseException) -> None:

@@ -20,6 +20,7 @@ sees:
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .. import codes
@@ -29,6 +30,7 @@ from .kernel_access import kernel_access
 from .sites import FrameSnap, Site, def_location
 
 _LAUNCH_CALLS = ("launch", "launch_tiled")
+MAX_PENDING_TAPES = 16
 
 
 class LaunchRecord:
@@ -47,7 +49,9 @@ class LaunchRecord:
 
     @property
     def kernel_name(self) -> str:
-        return self.kernel.key if hasattr(self.kernel, "key") else str(self.kernel)
+        # The name the user wrote (``key`` is mangled for kernels defined in functions).
+        adj = getattr(self.kernel, "adj", None)
+        return getattr(adj, "fun_name", None) or getattr(self.kernel, "key", str(self.kernel))
 
     def arg_label(self, i: int) -> str:
         return self.kernel.adj.args[i].label
@@ -86,10 +90,14 @@ class Tracker:
         self.wp = wp
         self.emit = emit
         self.findings: Dict[tuple, Finding] = {}
-        self.tapes: List[Any] = []  # every tape seen, for the graph at exit
+        # Tapes not yet differentiated, for the graph at exit.  Bounded: a loop
+        # that makes a tape per iteration must not keep them all (and the
+        # arrays their launches hold) alive to the end.
+        self._pending: "OrderedDict[int, Any]" = OrderedDict()
         self._local = threading.local()
         self._warp_flagged: set = set()
-        self._intra_reported: set = set()
+        # Warp's intra-kernel warnings at codegen: (kernel name, file) -> [(argument, line)]
+        self._warp_intra: Dict[tuple, List[tuple]] = {}
         self._tape_counter = 0
         self._launch_counter = 0
 
@@ -100,8 +108,17 @@ class Tracker:
             self._tape_counter += 1
             state = TapeState(self._tape_counter, Site([]))
             tape.__dict__["_tw_state"] = state
-            self.tapes.append(tape)
+            self._pending[id(tape)] = tape
+            while len(self._pending) > MAX_PENDING_TAPES:
+                self._pending.popitem(last=False)
         return state
+
+    def pending_tapes(self) -> list:
+        """Tapes never differentiated (the most recent ones)."""
+        return list(self._pending.values())
+
+    def differentiated(self, tape) -> None:
+        self._pending.pop(id(tape), None)
 
     def on_tape_created(self, tape) -> None:
         state = self.tape_state(tape)
@@ -145,7 +162,7 @@ class Tracker:
         self._warp_flagged.clear()
         original()  # Warp's own check: sets its flags, reports through our mark_write
 
-        if access.intra:
+        if access.intra or (record.kernel_name, kernel.adj.filename) in self._warp_intra:
             self._report_intra_kernel(record, access.intra)
         self._report_aliasing(record)
         # Writes are checked before reads are recorded: write-then-read inside
@@ -231,7 +248,8 @@ class Tracker:
         reader_arr, reader, reader_arg = hit
         reader_loc = reader.location()
         primary = site.location(names)
-        what = what or frames.name_by_identity(arr, site.primary) or reader.arg_name(reader_arg) or "array"
+        # Identity needs the live frame (snapshots keep no locals); we are inside its call.
+        what = what or frames.name_by_identity(arr, frames.innermost_user_frame()) or reader.arg_name(reader_arg) or "array"
         key = (code, what, arg, op, site.key())
         finding = self.findings.get(key)
         if finding is not None:
@@ -277,38 +295,47 @@ class Tracker:
         ), arr=arr)
 
     def _report_intra_kernel(self, record: LaunchRecord, intra) -> None:
+        """TW104 from our analysis and from Warp's codegen warnings (each sees cases the other misses)."""
         kernel = record.kernel
-        for hit in intra:
-            key = ("TW104", kernel.key, hit.param, hit.line)
+        path = kernel.adj.filename
+        warp_hits = self._warp_intra.get((record.kernel_name, path), [])
+        ours = {(hit.param, hit.line): hit for hit in intra}
+        for param, line in warp_hits:
+            ours.setdefault((param, line), None)
+        for (param, line), hit in ours.items():
+            key = ("TW104", record.kernel_name, path, param, line)
             if key in self.findings:
                 continue  # once per kernel and statement (codegen runs once)
-            loc = Location(kernel.adj.filename, hit.line, hit.column)
-            related = [Related(Location(kernel.adj.filename, hit.read_line, 1),
-                               "`%s` read here first" % hit.param, "read")]
+            warp_reported = (param, line) in warp_hits
+            related = []
+            if hit is not None:
+                related.append(Related(Location(path, hit.read_line, 1), "`%s` read here first" % param, "read"))
             launch_loc = record.location()
             if launch_loc is not None:
                 related.append(Related(launch_loc, "launch of `%s` on the tape" % record.kernel_name, "compiled-by"))
             related.extend(_caller_chain(record.site))
-            warp_reported = (kernel.key, hit.line) in self._intra_reported
-            message = (
-                "kernel `%s` writes `%s` after reading it (line %d): the adjoint reads the overwritten value."
-                % (record.kernel_name, hit.param, hit.read_line)
-            )
+            if hit is not None:
+                message = ("kernel `%s` writes `%s` after reading it (line %d): the adjoint reads the overwritten value."
+                           % (record.kernel_name, param, hit.read_line))
+            else:
+                message = ("kernel `%s` writes `%s` after reading it (Warp's codegen found the read, e.g. through a "
+                           "@wp.func or a local alias): the adjoint reads the overwritten value."
+                           % (record.kernel_name, param))
             if not warp_reported:
                 message += " Warp's tracker did not report this."
             self._add(key, Finding(
-                code="TW104", message=message, location=loc, severity=codes.severity("TW104"),
-                related=related, data={"kernel": record.kernel_name, "argument": hit.param,
-                                       "warp_reported": warp_reported},
+                code="TW104", message=message, location=Location(path, line, hit.column if hit else 1),
+                severity=codes.severity("TW104"), related=related,
+                data={"kernel": record.kernel_name, "argument": param, "warp_reported": warp_reported},
             ))
 
     def on_warp_codegen_warning(self, message: str) -> None:
-        """Warp's intra-kernel warning at codegen: remember it to say Warp agreed."""
+        """Warp's intra-kernel warning at codegen; reported with the first taped launch of that kernel."""
         import re
 
-        m = re.search(r"in kernel (\S+) at (.+):(\d+) is being written to after", message)
+        m = re.search(r"argument (\S+) in kernel (\S+) at (.+):(\d+) is being written to after", message)
         if m:
-            self._intra_reported.add((m.group(1), int(m.group(3))))
+            self._warp_intra.setdefault((m.group(2), m.group(3)), []).append((m.group(1), int(m.group(4))))
 
     def _report_aliasing(self, record: LaunchRecord) -> None:
         written = {id(record.args[i]): i for i in record.writes}
