@@ -139,3 +139,43 @@ def test_injected_labels_are_escaped_in_dot():
     dot = to_dot(TapeGraph("t1", "t", "exit", nodes=[GraphNode("a1", "array", evil, names=[evil])]))
     assert dot.count("\n") == 4  # no line break smuggled in
     assert '\\"];\\n evil [label=\\"<img' in dot
+
+
+def test_component_stores_and_nested_kernels(tmp_path, python):
+    got = findings(tmp_path, """\
+        @wp.kernel
+        def set_x(y: wp.array(dtype=wp.vec3), x: wp.array(dtype=float)):
+            i = wp.tid()
+            y[i].x = x[i]   # a component store writes y, it does not read it
+
+        def make():
+            @wp.kernel
+            def scale_in_place(x: wp.array(dtype=float)):
+                i = wp.tid()
+                t = x[i]
+                x[i] = t * 2.0
+            return scale_in_place
+
+        y = wp.zeros(4, dtype=wp.vec3, requires_grad=True)
+        with wp.Tape():
+            wp.launch(set_x, dim=4, inputs=[y, a])
+            wp.launch(set_x, dim=4, inputs=[y, b])
+            wp.launch(make(), dim=4, inputs=[c])
+        """, python)
+    # The nested kernel is named as written, not by its mangled key.
+    assert got == [("TW104", 11, None)]
+
+
+def test_pending_tapes_are_bounded():
+    from tapewatch.probe.tracker import MAX_PENDING_TAPES, Tracker
+
+    class Tape:
+        pass
+
+    tracker = Tracker(wp=None, emit=lambda *a, **k: None)
+    tapes = [Tape() for _ in range(MAX_PENDING_TAPES * 3)]
+    for t in tapes:
+        tracker.tape_state(t)
+    assert tracker.pending_tapes() == tapes[-MAX_PENDING_TAPES:]
+    tracker.differentiated(tapes[-1])
+    assert tapes[-1] not in tracker.pending_tapes()
