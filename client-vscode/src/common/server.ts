@@ -313,6 +313,9 @@ export class ServerConnection {
   }
 
   async request(method: string, params: unknown, token?: CancellationToken): Promise<unknown> {
-    return (await this.requireClient()).sendRequest(method, params, token);
+    const client = await this.requireClient();
+    // Never pass an undefined token: vscode-jsonrpc would count it as a second
+    // parameter and send the params as the array `[params, null]`.
+    return token ? client.sendRequest(method, params, token) : client.sendRequest(method, params);
   }
 }
