@@ -72,7 +72,7 @@ async def test_show_documentation(client):
 @pytest.mark.timeout(60)
 async def test_code_actions_answer_fast_during_a_run(client, tmp_path):
     script = write(tmp_path / "busy.py",
-                   "import time\nfor i in range(400):\n    print('tick', i)\n    time.sleep(0.01)\n")
+                   "import time\nfor i in range(250):\n    print('tick', i)\n    time.sleep(0.01)\n")
     uri = open_doc(client, script)
     diag = types.Diagnostic(range=types.Range(start=types.Position(line=1, character=0),
                                               end=types.Position(line=1, character=3)),

@@ -4,7 +4,9 @@ scripts, floods, odd paths, and diagnostics replaced by the next run."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
+from pytest_lsp.client import make_test_lsp_client
 
 from lsp_helpers import (EXAMPLES, alive, as_dict, initialize, lines_of, markers, open_doc, run,
                          wait_for, write)
@@ -314,3 +317,71 @@ async def test_run_on_save_is_opt_in(lsp, tmp_path):
     lsp.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     await wait_for(lambda: lsp.run_finished, timeout=30)
     assert lsp.run_finished[0].uri == uri and lsp.run_finished[0].summary.status == "ok"
+
+
+CRASH = "import os, signal\nprint('about to crash', flush=True)\nos.kill(os.getpid(), signal.SIGSEGV)\n"
+GARBAGE = """\
+import os
+for fd in range(3, 256):  # whatever is open, the private event channel included
+    try:
+        os.write(fd, b"\\xff\\xfe garbage\\n{not json}\\n")
+    except OSError:
+        pass
+"""
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("source,codes", [(CRASH, {"TW906"}), (GARBAGE, {"TW907"})], ids=["crash", "garbage"])
+async def test_crash_and_event_garbage(client, tmp_path, source, codes):
+    script = write(tmp_path / "bad.py", source)
+    uri = open_doc(client, script)
+    summary = await run(client, uri)
+    got = {d.code for d in diagnostics(client, uri)}
+    assert codes <= got, got
+    assert summary["status"] in ("failed", "findings")
+    await still_answers(client)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("how", ["sigterm", "end-of-input"])
+async def test_runs_die_with_the_server(tmp_path, how):
+    """Runs live in their own process groups: the server takes them down when it goes."""
+    script, pidfile, _ = slow_script(tmp_path)
+    client = make_test_lsp_client()
+    await client.start_io(sys.executable, "-m", "tapewatch", "lsp")
+    try:
+        await initialize(client)
+        uri = open_doc(client, script)
+        task = asyncio.ensure_future(run(client, uri))
+        pids = await pids_of(pidfile)
+        if how == "sigterm":
+            client._server.send_signal(signal.SIGTERM)
+        else:
+            client._server.stdin.close()
+        await asyncio.wait_for(client._server.wait(), 5)
+        await wait_for(lambda: not any(alive(p) for p in pids), timeout=2.0)
+        task.cancel()
+    finally:
+        if client._server.returncode is None:
+            client._server.kill()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(client.stop(), 5)
+
+
+@pytest.mark.timeout(60)
+async def test_cwd_args_env_settings(lsp, tmp_path):
+    (tmp_path / "work").mkdir()
+    await initialize(lsp, {"cwd": str(tmp_path / "work"), "args": ["--steps", "3"], "env": {"TW_TEST": "ünï"}})
+    script = write(tmp_path / "show.py", "import os, sys\nprint('ARGS', sys.argv[1:], 'CWD', os.getcwd(), "
+                                         "'ENV', os.environ.get('TW_TEST'))\n")
+    uri = open_doc(lsp, script)
+    assert (await run(lsp, uri))["status"] == "ok"
+    out = "\n".join(m.message for m in lsp.log_messages)
+    assert "ARGS ['--steps', '3'] CWD %s ENV ünï" % (tmp_path / "work") in out
+
+    lsp.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"tapewatch": {"cwd": str(tmp_path / "missing")}}))
+    assert (await run(lsp, uri))["status"] == "ok"  # a push replaces the whole section
+    assert any("is not a folder" in m.message for m in lsp.messages)
+    out = "\n".join(m.message for m in lsp.log_messages)
+    assert "ARGS [] CWD %s ENV None" % tmp_path in out  # the script's folder

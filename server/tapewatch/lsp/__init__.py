@@ -22,7 +22,12 @@ from __future__ import annotations
 
 
 def serve() -> None:
-    """Serve LSP over stdio until the client says ``exit``."""
+    """Serve LSP over stdio until the client says ``exit`` (or goes away).
+
+    Runs live in process groups of their own: on ``shutdown``, on end of
+    input and on SIGTERM/SIGHUP the server cancels them (killing their
+    process trees) before it leaves.
+    """
     from .server import create_server  # noqa: PLC0415 (pygls only when serving)
 
     create_server().start_io()

@@ -184,6 +184,10 @@ class RunsFeature(Feature):
                          timeout=settings.timeout, cwd=settings.cwd, args=list(settings.args),
                          env=dict(settings.env))
         name = os.path.basename(run.path)
+        if req.cwd and not os.path.isdir(req.cwd):
+            self.server.show("Tapewatch settings: tapewatch.cwd: %s is not a folder; using the script's folder"
+                             % req.cwd, types.MessageType.Warning)
+            req.cwd = None
         diagnostics = self.server.get_feature("diagnostics")
         snap = diagnostics.snapshot() if diagnostics is not None else None  # type: ignore[attr-defined]
         progress = RunProgress(self.server, run.token, lambda: run.cancel("cancelled from the progress UI"))

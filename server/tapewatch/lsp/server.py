@@ -19,6 +19,8 @@ import functools
 import importlib
 import inspect
 import logging
+import os
+import signal
 import sys
 import traceback
 from typing import Any, Callable, Dict, List, Optional, TypeVar
@@ -312,6 +314,34 @@ class TapewatchServer(LanguageServer):
                 return False
         return bool(node)
 
+    def _install_signal_handlers(self) -> None:
+        """SIGTERM/SIGHUP: stop the features (runs kill their process trees), then leave.
+
+        Python's default would end the server on the spot and leave runs,
+        which live in process groups of their own, running; a plain
+        ``sys.exit`` would hang joining the thread blocked on stdin.
+        """
+        loop = asyncio.get_running_loop()
+
+        def leave(signum: int) -> None:
+            async def stop() -> None:
+                try:
+                    await asyncio.wait_for(self._dispatch_async("shutdown"), 5.0)
+                finally:
+                    logging.shutdown()
+                    os._exit(128 + signum)
+
+            asyncio.ensure_future(stop())
+
+        for name in ("SIGTERM", "SIGHUP"):
+            signum = getattr(signal, name, None)
+            if signum is None:
+                continue
+            try:
+                loop.add_signal_handler(signum, leave, int(signum))
+            except (NotImplementedError, RuntimeError, ValueError):  # Windows, not the main thread
+                pass
+
     # -- LSP lifecycle and documents, fanned out to the features ------------
 
     def _register_core_handlers(self) -> None:
@@ -319,6 +349,7 @@ class TapewatchServer(LanguageServer):
 
         @fm.feature(types.INITIALIZE)
         def _initialize(params: types.InitializeParams) -> None:
+            self._install_signal_handlers()
             self._dispatch("initialize", params)
 
         @fm.feature(types.INITIALIZED)
