@@ -5,18 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 from lsprotocol import types
 
 from lsp_helpers import EXAMPLES, as_dict, open_doc, run, run_diagnostics, wait_for, write
-
-DOCS = Path(tempfile.mkdtemp(prefix="tapewatch-docs-"))
-(DOCS / "TW102.md").write_text("# TW102\n")
-
 
 async def actions_for(client, uri, diags):
     """textDocument/codeAction, results as plain objects.
@@ -38,10 +32,13 @@ async def actions_for(client, uri, diags):
 
 
 @pytest.fixture(autouse=True, scope="module")
-def _docs_env():
+def docs_dir(tmp_path_factory):
+    """A catalogue with one page, TW102; the servers these tests start inherit it."""
+    docs = tmp_path_factory.mktemp("docs")
+    (docs / "TW102.md").write_text("# TW102\n")
     old = os.environ.get("TAPEWATCH_DOCS")
-    os.environ["TAPEWATCH_DOCS"] = str(DOCS)  # inherited by the servers these tests start
-    yield
+    os.environ["TAPEWATCH_DOCS"] = str(docs)
+    yield docs
     if old is None:
         os.environ.pop("TAPEWATCH_DOCS", None)
     else:
@@ -49,19 +46,19 @@ def _docs_env():
 
 
 @pytest.mark.timeout(60)
-async def test_show_documentation(client):
+async def test_show_documentation(client, docs_dir):
     uri = open_doc(client, EXAMPLES / "copy_overwrite.py")
     await run(client, uri)
     diags = run_diagnostics(client, uri)
     assert [d.code for d in diags] == ["TW102"]
-    assert diags[0].code_description.href == (DOCS / "TW102.md").as_uri()
+    assert diags[0].code_description.href == (docs_dir / "TW102.md").as_uri()
     actions = await actions_for(client, uri, diags)
     assert [(a["title"], a["kind"]) for a in actions] == [("Show documentation for TW102", "quickfix")]
     assert actions[0]["diagnostics"][0]["code"] == "TW102"
     command = actions[0]["command"]
     await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command=command["command"], arguments=command["arguments"]))
-    assert client.shown_documents[-1].uri == (DOCS / "TW102.md").as_uri()
+    assert client.shown_documents[-1].uri == (docs_dir / "TW102.md").as_uri()
 
     # No page, no action; foreign diagnostics are ignored.
     other = types.Diagnostic(range=diags[0].range, message="x", source="pyright", code="TW102")
