@@ -235,13 +235,18 @@ class RunsFeature(Feature):
             raise
         output.close()
         summary = dict(result.summary(), uri=run.uri)
-        if diagnostics is not None:
-            src = LineSource(buffers=(lambda p: snap.saved.get(uris.key(p))) if snap else None,
-                             units=self.server.client_units)
-            entries = [entry_of(f, result.script, run.uri, src, cwd=req.cwd or os.path.dirname(run.path))
-                       for f in result.findings]
-            diagnostics.set_run(run.path, entries, snap)  # type: ignore[attr-defined]
-        self.results[uris.key(run.path)] = {"uri": run.uri, "result": result}
+        try:
+            if diagnostics is not None:
+                src = LineSource(buffers=(lambda p: snap.saved.get(uris.key(p))) if snap else None,
+                                 units=self.server.client_units)
+                entries = [entry_of(f, result.script, run.uri, src, cwd=req.cwd or os.path.dirname(run.path))
+                           for f in result.findings]
+                diagnostics.set_run(run.path, entries, snap)  # type: ignore[attr-defined]
+            self.results[uris.key(run.path)] = {"uri": run.uri, "result": result}
+        except Exception as exc:
+            progress.end("%s: could not show the results: %s" % (name, exc))
+            self._finish_notify(run, dict(summary, status="failed"))
+            raise
         line = one_line(name, result)
         progress.end(line)
         self.server.log("tapewatch: " + line, types.MessageType.Info)

@@ -163,8 +163,12 @@ class TapewatchServer(LanguageServer):
     def show(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
         self.window_show_message(types.ShowMessageParams(type=kind, message=message))
 
-    def _dispatch(self, hook: str, *args: Any) -> List[Any]:
-        """Call ``hook`` on every feature; collect coroutines for the caller."""
+    def _dispatch(self, hook: str, *args: Any, collect: bool = False) -> List[Any]:
+        """Call ``hook`` on every feature.
+
+        Awaitables the hooks return are handed back with ``collect``, else
+        run as background tasks whose errors are reported.
+        """
         pending = []
         for feature in list(self.features.values()):
             method = getattr(feature, hook, None)
@@ -176,11 +180,14 @@ class TapewatchServer(LanguageServer):
                 self.report_error(feature.name, hook, exc)
                 continue
             if inspect.isawaitable(out):
-                pending.append((feature.name, out))
+                if collect:
+                    pending.append((feature.name, out))
+                else:
+                    self.spawn(feature.name, hook, out)
         return pending
 
     async def _dispatch_async(self, hook: str, *args: Any) -> None:
-        for name, awaitable in self._dispatch(hook, *args):
+        for name, awaitable in self._dispatch(hook, *args, collect=True):
             try:
                 await awaitable
             except asyncio.CancelledError:
