@@ -1,0 +1,504 @@
+/**
+ * The built extension in a real VS Code: dist/tapewatch.vsix installed into
+ * code-server (VS Code 1.100 in the browser), driven by headless Chromium.
+ * Opens a copy of examples/pingpong_helper.py, runs "Tapewatch: Run
+ * Verification" from the command palette and checks that
+ *   1. the Problems panel lists TW101 on the launch line (`# expect: TW101`),
+ *   2. the editor draws a warning squiggle on that line,
+ *   3. "Tapewatch: Show Tape Graph" opens the webview with the drawn graph.
+ *
+ * Needs: scripts/setup-code-server.sh (code-server under .cache/code-server),
+ * `npm run package` (dist/tapewatch.vsix), a Python with Warp (.venv from
+ * scripts/setup.sh), Debian's chromium. `npm run test:e2e` builds the .vsix
+ * and runs this file. The Python extension is not installed (code-server has
+ * no gallery here): the interpreter comes from `tapewatch.interpreter` in the
+ * user settings.
+ *
+ * Environment:
+ *   CODE_SERVER              code-server's entry.js (default: the one in .cache/code-server)
+ *   TAPEWATCH_VSIX           the extension (default dist/tapewatch.vsix)
+ *   TAPEWATCH_TEST_PYTHON    the interpreter with Warp (default .venv/bin/python)
+ *   CHROMIUM_PATH            default /usr/bin/chromium
+ *   TAPEWATCH_E2E_SCREENSHOTS  folder for vscode-{squiggle,problems,graph}.png
+ *                            (default .cache/e2e-artifacts; docs/images for the README)
+ * On failure: a screenshot, code-server's log, VS Code's logs (the extension's
+ * "Tapewatch" output channel among them) and the browser console are saved in
+ * .cache/e2e-artifacts/ and their paths printed.
+ */
+
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+
+const ROOT = path.join(__dirname, '..', '..');
+const CODE_SERVER = process.env.CODE_SERVER || path.join(ROOT, '.cache', 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+const VSIX = path.resolve(ROOT, process.env.TAPEWATCH_VSIX || 'dist/tapewatch.vsix');
+const PYTHON = path.resolve(ROOT, process.env.TAPEWATCH_TEST_PYTHON || '.venv/bin/python');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const ARTIFACTS = path.join(ROOT, '.cache', 'e2e-artifacts');
+const SHOTS = path.resolve(ROOT, process.env.TAPEWATCH_E2E_SCREENSHOTS || ARTIFACTS);
+const EXAMPLE = path.join(ROOT, 'examples', 'pingpong_helper.py');
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Timeouts (ms). The Warp run itself takes 3-10 s on a CPU; the first one also compiles kernels. */
+const T = {
+  install: 90_000,
+  start: 60_000,
+  workbench: 90_000,
+  ui: 20_000,
+  run: 180_000,
+  graph: 60_000,
+  stop: 5_000,
+};
+
+/** 1-based line of the launch Tapewatch must flag: the one marked `# expect: TW101`. */
+function expectedLine(file: string): number {
+  const index = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('# expect: TW101'));
+  assert.ok(index >= 0, `${file} has a line marked "# expect: TW101"`);
+  return index + 1;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeout: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { env, timeout, killSignal: 'SIGKILL', encoding: 'utf8' }, (err, stdout, stderr) => {
+      if (err) {
+        reject(new Error(`${path.basename(cmd)} ${args.join(' ')}: ${err.message}\n${stdout}\n${stderr}`));
+      } else {
+        resolve(stdout + stderr);
+      }
+    });
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Chromium's console and page errors, and what the test did, for the failure artifacts. */
+const browserLog: string[] = [];
+
+const missing = [
+  [CODE_SERVER, 'code-server: run scripts/setup-code-server.sh (or set CODE_SERVER)'],
+  [VSIX, 'the extension: run npm run package (npm run test:e2e does)'],
+  [PYTHON, 'a Python with Warp: run scripts/setup.sh (or set TAPEWATCH_TEST_PYTHON)'],
+  [CHROMIUM, 'chromium: apt-get install chromium (or set CHROMIUM_PATH)'],
+].filter(([p]) => !existsSync(p));
+
+describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 420_000 }, () => {
+  let tmp = '';
+  let workspace = '';
+  let userData = '';
+  let child: ChildProcess | undefined;
+  let childExit: Promise<void> = Promise.resolve();
+  let serverLog: WriteStream | undefined;
+  let serverLogPath = '';
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  let launchLine = 0;
+  let failures = 0;
+
+  /** Kill code-server's whole process group (extension host, language server, runs). */
+  function killServer(signal: NodeJS.Signals): void {
+    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // already gone
+      }
+    }
+  }
+  const killOnExit = (): void => killServer('SIGKILL');
+
+  /** On failure: screenshot, code-server log, VS Code logs, browser console, visible notifications. */
+  async function saveArtifacts(stepName: string, err: unknown): Promise<void> {
+    failures++;
+    const saved: string[] = [];
+    try {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      const slug = stepName.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+      if (page && !page.isClosed()) {
+        const shot = path.join(ARTIFACTS, `failure-${slug}.png`);
+        await page.screenshot({ path: shot, timeout: 10_000 }).then(
+          () => saved.push(shot),
+          (e: unknown) => browserLog.push(`(no screenshot: ${String(e)})`),
+        );
+        const notes = await page
+          .locator('.notifications-toasts, .notifications-center, .statusbar')
+          .allInnerTexts()
+          .catch(() => [] as string[]);
+        browserLog.push(`--- visible notifications and status bar at "${stepName}":`, ...notes);
+      }
+      browserLog.push(`--- failed: ${stepName}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      const consoleLog = path.join(ARTIFACTS, 'browser-console.log');
+      writeFileSync(consoleLog, browserLog.join('\n') + '\n');
+      saved.push(consoleLog);
+      if (serverLogPath && existsSync(serverLogPath)) {
+        const copy = path.join(ARTIFACTS, 'code-server.log');
+        cpSync(serverLogPath, copy);
+        saved.push(copy);
+      }
+      const logs = path.join(userData, 'logs');
+      if (userData && existsSync(logs)) {
+        const copy = path.join(ARTIFACTS, 'vscode-logs');
+        rmSync(copy, { recursive: true, force: true });
+        cpSync(logs, copy, { recursive: true });
+        saved.push(copy + '/ (the "Tapewatch" output channel: */exthost*/**/*Tapewatch*.log)');
+      }
+    } catch (e) {
+      console.error(`# could not save all artifacts: ${String(e)}`);
+    }
+    for (const p of saved) {
+      console.error(`# e2e artifact: ${path.relative(process.cwd(), p.split(' ')[0]) || p}${p.includes(' ') ? p.slice(p.indexOf(' ')) : ''}`);
+    }
+  }
+
+  /** Runs one step; on failure saves the artifacts and rethrows. */
+  async function step<R>(name: string, fn: () => Promise<R>): Promise<R> {
+    browserLog.push(`--- step: ${name}`);
+    try {
+      return await fn();
+    } catch (err) {
+      await saveArtifacts(name, err);
+      throw err;
+    }
+  }
+
+  function requirePage(): Page {
+    assert.ok(page, 'the workbench page is open');
+    return page;
+  }
+
+  /** F1, the command's title, a click on its row. */
+  async function runCommand(title: string): Promise<void> {
+    const p = requirePage();
+    await p.keyboard.press('F1');
+    const input = p.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: T.ui });
+    await input.fill(`>${title}`, { timeout: T.ui });
+    const row = p.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first();
+    await row.waitFor({ state: 'visible', timeout: T.ui });
+    await row.click({ timeout: T.ui });
+    await p.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: T.ui });
+  }
+
+  /** Quick open (Ctrl+P) with `text`, then Enter on the first match labelled `expect`. */
+  async function quickOpen(text: string, expect: string): Promise<void> {
+    const p = requirePage();
+    await p.keyboard.press('Control+P');
+    const input = p.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: T.ui });
+    await input.fill(text, { timeout: T.ui });
+    await p.locator('.quick-input-widget .monaco-list-row').filter({ hasText: expect }).first().waitFor({ state: 'visible', timeout: T.ui });
+    await p.keyboard.press('Enter');
+    await p.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: T.ui });
+  }
+
+  /** Quick open `:N` (go to line N) in the active editor; the status bar then shows the cursor there. */
+  async function goToLine(line: number): Promise<void> {
+    const p = requirePage();
+    await p.keyboard.press('Control+P');
+    const input = p.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: T.ui });
+    await input.fill(`:${line}`, { timeout: T.ui });
+    await p.keyboard.press('Enter');
+    await p.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: T.ui });
+    await p.locator('.statusbar-item').filter({ hasText: `Ln ${line}, Col` }).first().waitFor({ state: 'visible', timeout: T.ui });
+  }
+
+  /** The mouse out of the way and its tooltips gone (for the pictures). */
+  async function parkMouse(): Promise<void> {
+    const p = requirePage();
+    await p.mouse.move(5, 5);
+    await p
+      .locator('.workbench-hover, .workbench-hover-container, .monaco-hover:not(.hidden)')
+      .first()
+      .waitFor({ state: 'hidden', timeout: 5_000 })
+      .catch(() => browserLog.push('(a hover still showed after 5 s)'));
+  }
+
+  /** A screenshot of one part of the workbench (the webview overlays are included: it is a clip of the page). */
+  async function shoot(selector: string, file: string): Promise<void> {
+    const p = requirePage();
+    const box = await p.locator(selector).first().boundingBox({ timeout: T.ui });
+    assert.ok(box, `${selector} is visible`);
+    mkdirSync(SHOTS, { recursive: true });
+    await p.screenshot({ path: path.join(SHOTS, file), clip: box, timeout: T.ui });
+  }
+
+  before(async () => {
+    if (missing.length) {
+      assert.fail(`the VS Code e2e test needs:\n${missing.map(([p, why]) => `  ${p} — ${why}`).join('\n')}`);
+    }
+    launchLine = expectedLine(EXAMPLE);
+    rmSync(ARTIFACTS, { recursive: true, force: true });
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'tapewatch-e2e-'));
+    workspace = path.join(tmp, 'examples');
+    userData = path.join(tmp, 'user-data');
+    const extensions = path.join(tmp, 'extensions');
+    mkdirSync(workspace, { recursive: true });
+    mkdirSync(path.join(userData, 'User'), { recursive: true });
+    cpSync(EXAMPLE, path.join(workspace, path.basename(EXAMPLE)));
+    writeFileSync(
+      path.join(userData, 'User', 'settings.json'),
+      JSON.stringify(
+        {
+          'tapewatch.interpreter': PYTHON,
+          'tapewatch.device': 'cpu',
+          'workbench.startupEditor': 'none',
+          'workbench.tips.enabled': false,
+          'workbench.enableExperiments': false,
+          'telemetry.telemetryLevel': 'off',
+          'extensions.ignoreRecommendations': true,
+          'extensions.autoCheckUpdates': false,
+          'extensions.autoUpdate': false,
+          'update.mode': 'none',
+          'git.enabled': false,
+          'files.autoSave': 'off',
+        },
+        null,
+        2,
+      ),
+    );
+    // code-server writes a default config.yaml and data under XDG folders: keep them in tmp.
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      XDG_CONFIG_HOME: path.join(tmp, 'xdg-config'),
+      XDG_DATA_HOME: path.join(tmp, 'xdg-data'),
+      WARP_CACHE_PATH: path.join(tmp, 'warp-cache'),
+    };
+    delete env.PASSWORD;
+    delete env.HASHED_PASSWORD;
+    delete env.VSCODE_IPC_HOOK_CLI;
+    const common = ['--config', path.join(tmp, 'config.yaml'), '--user-data-dir', userData, '--extensions-dir', extensions];
+
+    await step('install the .vsix', async () => {
+      const out = await run(process.execPath, [CODE_SERVER, ...common, '--install-extension', VSIX], env, T.install);
+      assert.match(out, /successfully installed/i, out);
+    });
+
+    await step('start code-server', async () => {
+      const port = await freePort();
+      serverLogPath = path.join(tmp, 'code-server.log');
+      serverLog = createWriteStream(serverLogPath);
+      const args = [
+        CODE_SERVER,
+        ...common,
+        '--bind-addr',
+        `127.0.0.1:${port}`,
+        '--auth',
+        'none',
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-workspace-trust',
+        '--disable-getting-started-override',
+        workspace,
+      ];
+      // Its own process group, so that the whole tree can be killed at the end.
+      const proc = spawn(process.execPath, args, { env, cwd: tmp, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = proc;
+      process.on('exit', killOnExit);
+      childExit = new Promise((resolve) => proc.once('exit', () => resolve()));
+      let output = '';
+      const listening = new Promise<void>((resolve, reject) => {
+        const onData = (chunk: Buffer): void => {
+          serverLog?.write(chunk);
+          output += chunk.toString();
+          if (/HTTP server listening/.test(output)) {
+            resolve();
+          }
+        };
+        proc.stdout?.on('data', onData);
+        proc.stderr?.on('data', onData);
+        proc.once('exit', (code, signal) => reject(new Error(`code-server exited (${code ?? signal}) before listening:\n${output}`)));
+        proc.once('error', reject);
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`code-server did not listen within ${T.start} ms:\n${output}`)), T.start);
+      });
+      try {
+        await Promise.race([listening, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+      browserLog.push(`code-server on 127.0.0.1:${port}, workspace ${workspace}`);
+
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: T.start });
+      page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+      page.setDefaultTimeout(T.ui);
+      page.setDefaultNavigationTimeout(T.workbench);
+      // tsx keeps function names with a `__name` helper that the page does not have.
+      await page.addInitScript('globalThis.__name ??= (fn) => fn;');
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') {
+          browserLog.push(`[console.${m.type()}] ${m.text()}`);
+        }
+      });
+      page.on('pageerror', (e) => browserLog.push(`[pageerror] ${e.message}`));
+      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded' });
+      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: T.workbench });
+      // The explorer shows the folder once the remote file system is up.
+      await page.locator('.explorer-folders-view .monaco-list-row').filter({ hasText: path.basename(EXAMPLE) }).first().waitFor({ state: 'visible', timeout: T.workbench });
+    });
+  });
+
+  after(async () => {
+    process.removeListener('exit', killOnExit);
+    await browser?.close().catch(() => undefined);
+    killServer('SIGTERM');
+    const stopped = await Promise.race([childExit.then(() => true), sleep(T.stop).then(() => false)]);
+    // Children of the group (extension host, language server) may outlive the leader.
+    killServer('SIGKILL');
+    if (child?.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // the group is gone
+      }
+    }
+    if (!stopped) {
+      await Promise.race([childExit, sleep(T.stop)]);
+    }
+    serverLog?.end();
+    if (tmp && failures === 0) {
+      rmSync(tmp, { recursive: true, force: true });
+    } else if (tmp) {
+      console.error(`# e2e temporary folder kept: ${tmp}`);
+    }
+  });
+
+  it('lists TW101 on the launch line in the Problems panel after "Tapewatch: Run Verification"', async () => {
+    const p = requirePage();
+    await step('open the example', async () => {
+      await quickOpen(path.basename(EXAMPLE), path.basename(EXAMPLE));
+      await p.locator('.tabs-container .tab').filter({ hasText: path.basename(EXAMPLE) }).first().waitFor({ state: 'visible', timeout: T.ui });
+      await p.locator('.monaco-editor .view-lines').filter({ hasText: 'import warp as wp' }).first().waitFor({ state: 'visible', timeout: T.ui });
+    });
+    await step('Tapewatch: Run Verification', async () => {
+      await runCommand('Tapewatch: Run Verification');
+    });
+    await step('the Problems panel lists TW101 on the launch line', async () => {
+      await p.keyboard.press('Control+Shift+M');
+      const panel = p.locator('.markers-panel');
+      await panel.waitFor({ state: 'visible', timeout: T.ui });
+      const row = panel.locator('.monaco-list-row').filter({ hasText: 'TW101' }).filter({ hasText: `[Ln ${launchLine}, Col` }).first();
+      await row.waitFor({ state: 'visible', timeout: T.run });
+      const text = (await row.innerText()).replace(/\s+/g, ' ');
+      assert.match(text, /tapewatch\W*TW101\b/, text); // source and code
+      assert.ok(text.includes(`[Ln ${launchLine}, Col 5]`), text);
+      assert.match(text, /overwritten by this launch/, text);
+      // The run's summary toast ("2 findings ..."), then out of the picture.
+      await p
+        .locator('.notifications-toasts')
+        .filter({ hasText: /Tapewatch: .*finding/ })
+        .first()
+        .waitFor({ state: 'visible', timeout: 10_000 })
+        .catch(() => browserLog.push('(no run summary notification within 10 s)'));
+      await runCommand('Notifications: Clear All Notifications');
+      await parkMouse();
+      await shoot('.part.panel', 'vscode-problems.png');
+    });
+  });
+
+  it('draws a warning squiggle on the launch line', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const p = requirePage();
+    await step('the squiggle is on the launch line', async () => {
+      // Reveal the line (quick open `:N` goes to line N) and leave the Problems panel for the editor.
+      await goToLine(launchLine);
+      const editor = p.locator('.part.editor .monaco-editor').first();
+      await editor.locator('.squiggly-warning').first().waitFor({ state: 'attached', timeout: T.ui });
+      const geometry = await editor.evaluate((root) => {
+        const lines = Array.from(root.querySelectorAll('.view-lines .view-line')).map((el) => {
+          const r = el.getBoundingClientRect();
+          return { text: (el.textContent ?? '').replace(/\u00a0/g, ' '), top: r.top, bottom: r.bottom };
+        });
+        const squiggles = Array.from(root.querySelectorAll('.squiggly-warning')).map((el) => {
+          const r = el.getBoundingClientRect();
+          return { x: r.left + r.width / 2, y: r.top + r.height / 2, width: r.width };
+        });
+        return { lines, squiggles };
+      });
+      const launch = geometry.lines.find((l) => l.text.includes('# expect: TW101'));
+      assert.ok(launch, `line ${launchLine} ("# expect: TW101") is rendered in the editor`);
+      const onLine = geometry.squiggles.filter((s) => s.width > 0 && s.y >= launch.top && s.y <= launch.bottom);
+      assert.ok(
+        onLine.length > 0,
+        `a .squiggly-warning on line ${launchLine} (line box ${launch.top}-${launch.bottom}); squiggles at y=${geometry.squiggles.map((s) => Math.round(s.y)).join(', ')}`,
+      );
+      // Hover it for the picture: the hover shows the finding (best effort: not part of the check).
+      await p.mouse.move(onLine[0].x, onLine[0].y);
+      await p
+        .locator('.monaco-hover')
+        .filter({ hasText: 'TW101' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 10_000 })
+        .catch(() => browserLog.push('(no hover over the squiggle within 10 s)'));
+      await shoot('.part.editor', 'vscode-squiggle.png');
+      await parkMouse();
+    });
+  });
+
+  it('opens the tape graph webview with the drawn graph ("Tapewatch: Show Tape Graph")', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const p = requirePage();
+    await step('Tapewatch: Show Tape Graph', async () => {
+      // The command palette lists it for Python editors: focus the editor first.
+      await quickOpen(path.basename(EXAMPLE), path.basename(EXAMPLE));
+      // Room for the graph in the picture: no side bar, no panel, a wider window.
+      await runCommand('View: Close Primary Side Bar');
+      await runCommand('View: Hide Panel');
+      await p.setViewportSize({ width: 1600, height: 860 });
+      await runCommand('Tapewatch: Show Tape Graph');
+    });
+    await step('the webview draws the graph', async () => {
+      // A webview is an iframe (VS Code's host page) holding another (the extension's page).
+      const view: FrameLocator = p.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+      await view.locator('body[data-phase="rendered"]').waitFor({ state: 'attached', timeout: T.graph });
+      const nodes = view.locator('svg.tw-svg g.node');
+      const count = await nodes.count();
+      assert.ok(count >= 3, `the graph has nodes (found ${count})`);
+      const launches = await view.locator('svg.tw-svg g.tw-launch').allTextContents();
+      assert.ok(
+        launches.some((t) => t.includes('integrate')),
+        `a launch node of integrate: ${JSON.stringify(launches)}`,
+      );
+      assert.ok((await view.locator('svg.tw-svg g.tw-has-finding').count()) > 0, 'a node carries the finding badge');
+      const findings = await view.locator('.tw-findings').innerText({ timeout: T.ui });
+      assert.match(findings, new RegExp(`:${launchLine}:\\d+ TW101`), findings);
+      await parkMouse();
+      await shoot('.part.editor', 'vscode-graph.png');
+    });
+  });
+});
