@@ -10,7 +10,7 @@ import time
 import pytest
 from lsprotocol import types
 
-from lsp_helpers import EXAMPLES, as_dict, open_doc, run, run_diagnostics, wait_for, write
+from .lsp_helpers import EXAMPLES, as_dict, open_doc, run, run_diagnostics, wait_for, write
 
 async def actions_for(client, uri, diags):
     """textDocument/codeAction, results as plain objects.

@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from lsp_helpers import EXAMPLES, change, markers, open_doc, run, run_diagnostics, wait_for
+from .lsp_helpers import EXAMPLES, change, markers, open_doc, run, run_diagnostics, wait_for
 from tapewatch.lsp import positions
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from lsp_helpers import EXAMPLES, diagnostics, markers, open_doc, run
+from .lsp_helpers import EXAMPLES, diagnostics, markers, open_doc, run
 
 # Findings of `tapewatch.generateHarness` harnesses or of opt-in checks (--check-launches).
 NOT_FROM_A_PLAIN_RUN = {"TW400", "TW401", "TW402", "TW404", "TW406"}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from lsp_helpers import EXAMPLES, change, diagnostics, initialize, open_doc, run, wait_for, write
+from .lsp_helpers import EXAMPLES, change, diagnostics, initialize, open_doc, run, wait_for, write
 
 pytest.importorskip("tapewatch.lint")
 

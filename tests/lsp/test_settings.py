@@ -10,7 +10,7 @@ from lsprotocol import types
 
 from pytest_lsp import client_capabilities
 
-from lsp_helpers import initialize, run, run_diagnostics, wait_for, write
+from .lsp_helpers import initialize, run, run_diagnostics, wait_for, write
 from tapewatch.lsp.settings import Settings, parse, unwrap
 
 

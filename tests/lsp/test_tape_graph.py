@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from lsp_helpers import EXAMPLES, as_dict, markers, open_doc, run
+from .lsp_helpers import EXAMPLES, as_dict, markers, open_doc, run
 
 TAPE_GRAPH = "tapewatch/tapeGraph"
 
