@@ -12,6 +12,7 @@ from lsprotocol import types
 
 from .lsp_helpers import EXAMPLES, as_dict, open_doc, run, run_diagnostics, wait_for, write
 
+
 async def actions_for(client, uri, diags):
     """textDocument/codeAction, results as plain objects.
 

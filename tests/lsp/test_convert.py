@@ -4,7 +4,6 @@ byte columns to UTF-16 units, related locations, data, fallbacks."""
 from __future__ import annotations
 
 from lsprotocol import types
-
 from tapewatch.lsp.convert import LineSource, entry_of, to_diagnostic
 from tapewatch.model import Finding, Location, Related
 

@@ -7,7 +7,6 @@ import asyncio
 
 import pytest
 from pygls.exceptions import JsonRpcInternalError
-
 from tapewatch.lsp import server as core
 
 

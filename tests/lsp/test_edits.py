@@ -11,9 +11,9 @@ import asyncio
 import shutil
 
 import pytest
+from tapewatch.lsp import positions
 
 from .lsp_helpers import EXAMPLES, change, markers, open_doc, run, run_diagnostics, wait_for
-from tapewatch.lsp import positions
 
 
 def copy_example(tmp_path, name="copy_overwrite.py"):

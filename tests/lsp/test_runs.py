@@ -17,8 +17,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp.client import make_test_lsp_client
 
-from .lsp_helpers import (EXAMPLES, alive, as_dict, initialize, lines_of, markers, open_doc, run,
-                         wait_for, write)
+from .lsp_helpers import EXAMPLES, alive, as_dict, initialize, lines_of, markers, open_doc, run, wait_for, write
 from .lsp_helpers import run_diagnostics as diagnostics
 
 # With the flag file present: start a grandchild, write both pids, sleep.

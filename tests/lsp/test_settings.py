@@ -7,11 +7,10 @@ import sys
 
 import pytest
 from lsprotocol import types
-
 from pytest_lsp import client_capabilities
+from tapewatch.lsp.settings import Settings, parse, unwrap
 
 from .lsp_helpers import initialize, run, run_diagnostics, wait_for, write
-from tapewatch.lsp.settings import Settings, parse, unwrap
 
 
 def test_envelopes():
