@@ -40,9 +40,10 @@ from .sites import Site, def_location
 from .tracker import _LAUNCH_CALLS, _allocation_related, _caller_chain
 
 # -- cost bounds ------------------------------------------------------------
-# The finite check after each backward reads every gradient array once.  It
-# stops (for the rest of the run) once it has cost more than this base plus
-# this fraction of the run's wall time so far.
+# The finite check after each backward reads every gradient array once.  A
+# backward pass is skipped while the checks have cost more than this base
+# plus this fraction of the run's wall time so far: a long training loop is
+# sampled rather than checked every iteration.
 FINITE_BUDGET_S = 0.5
 FINITE_BUDGET_FRACTION = 0.02
 MAX_CHECK_ELEMENTS = 1 << 26  # per backward; arrays past it are not checked
@@ -90,7 +91,7 @@ class Localizer:
         self.busy = False  # our own replay/check runs: the other hooks stand aside
         self._started = time.perf_counter()
         self._finite_spent = 0.0
-        self._finite_off = False
+        self._budget_reported = False
         self._enabled: Dict[int, Tuple[Any, bool, str]] = {}  # id(kernel) -> (kernel, enabled, source)
         self._hunted: Dict[tuple, Optional[tuple]] = {}  # tape signature -> finding key
         self._hunts = 0
@@ -111,13 +112,14 @@ class Localizer:
             self._report_disabled(tape, disabled)
         if self.check_launches and not self._check_off:
             self._check_tape(tape)
-        if not self._finite_off and not _reseedable(args, kwargs):
+        pending["finite"] = self._within_budget()
+        if pending["finite"] and not _reseedable(args, kwargs):
             pending["snapshot"] = self._seed_snapshot(tape, args, kwargs)
         return pending
 
     def after_backward(self, tape, args, kwargs, orig_backward, pending: dict) -> None:
         """The finite check; on NaN/Inf, the replay that finds the origin."""
-        if pending.get("capturing") or self._finite_off:
+        if pending.get("capturing") or not pending.get("finite"):
             return
         started = time.perf_counter()
         try:
@@ -137,7 +139,8 @@ class Localizer:
             return
         self._hunts += 1
         origin, why = self._hunt(tape, args, kwargs, orig_backward, grads, pending)
-        self._hunted[signature] = self._report_nonfinite(tape, origin, why, bad, pending["site"])
+        site = pending.get("site") or Site.here()
+        self._hunted[signature] = self._report_nonfinite(tape, origin, why, bad, site)
 
     # --------------------------------------------------------------- TW405
     def backward_enabled(self, kernel) -> Tuple[bool, str]:
@@ -515,10 +518,15 @@ class Localizer:
 
     def _spend(self, seconds: float) -> None:
         self._finite_spent += seconds
+
+    def _within_budget(self) -> bool:
         budget = FINITE_BUDGET_S + FINITE_BUDGET_FRACTION * (time.perf_counter() - self._started)
-        if self._finite_spent > budget and not self._finite_off:
-            self._finite_off = True
+        if self._finite_spent <= budget:
+            return True
+        if not self._budget_reported:
+            self._budget_reported = True
             self.emit("finite_check_budget", seconds=self._finite_spent)
+        return False
 
     def _capturing(self, tape) -> bool:
         """A CUDA graph capture cannot be read from: the checks stand aside."""
