@@ -304,3 +304,13 @@ def test_backward_disabled_by_module_or_config(python, tmp_path, how):
     assert related(f, "option") == [(str(script), lines_of(script, "# option")[0])]
     # Never "passed" by the launch check: it is not checked at all.
     assert not [e for e in result.events if e["event"] == "launch_check"]
+
+
+def test_flag_reaches_the_probe():
+    from tapewatch.cli import build_parser
+    from tapewatch.runner import probe_command
+
+    assert "--check-launches" in probe_command(RunRequest(script="s.py", check_launches=True), 3)
+    assert "--check-launches" not in probe_command(RunRequest(script="s.py"), 3)
+    ns = build_parser().parse_args(["check", "s.py", "--check-launches"])
+    assert ns.check_launches is True

@@ -176,13 +176,13 @@ class Localizer:
             entry = tape.launches[i]
             kernel = entry[0]
             record = records.get(i)
-            loc = _entry_location(entry, record)
-            _, source = self.backward_enabled(kernel)
-            key = ("TW405", _loc_key(loc), kernel.key)
+            key = ("TW405", _entry_key(entry, record), kernel.key)
             finding = self.tracker.findings.get(key)
             if finding is not None:
                 finding.count += 1
                 continue
+            loc = _entry_location(entry, record)
+            _, source = self.backward_enabled(kernel)
             upstream = _upstream_names(self.wp, entry, record)
             where = {"kernel": "kernel option", "module": "module option", "config": "wp.config.enable_backward"}[source]
             message = (
@@ -435,8 +435,7 @@ class Localizer:
                 continue
             if not self.backward_enabled(entry[0])[0]:
                 continue  # TW405, never "passed"
-            loc = _entry_location(entry, records.get(i))
-            by_site.setdefault((_loc_key(loc), entry[0].key), []).append(i)
+            by_site.setdefault((_entry_key(entry, records.get(i)), entry[0].key), []).append(i)
         chosen = []
         for indices in by_site.values():
             picks = [indices[0]] if INSTANCES_PER_SITE == 1 or len(indices) == 1 else [indices[0], indices[-1]]
@@ -551,8 +550,7 @@ class Localizer:
             if callable(entry) or not isinstance(entry, (list, tuple)):
                 out.append(("func", getattr(entry, "__qualname__", "")))
                 continue
-            loc = _entry_location(entry, records.get(i))
-            out.append((entry[0].key, _loc_key(loc)))
+            out.append((entry[0].key, _entry_key(entry, records.get(i))))
         return tuple(out)
 
 
@@ -640,6 +638,14 @@ def _entry_location(entry, record) -> Optional[Location]:
     if caller.get("file") and caller.get("lineno"):
         return Location(str(caller["file"]), int(caller["lineno"]), 1)
     return None
+
+
+def _entry_key(entry, record):
+    """A cheap key for a launch's call site (file and line of the innermost user frame)."""
+    if record is not None and record.site.snaps:
+        return record.site.key()
+    caller = entry[7].get("caller") if len(entry) > 7 and isinstance(entry[7], dict) else None
+    return (caller.get("file"), caller.get("lineno")) if caller else None
 
 
 def _loc_key(loc: Optional[Location]):
