@@ -54,17 +54,20 @@ async def test_show_documentation(client, docs_dir):
     assert [d.code for d in diags] == ["TW102"]
     assert diags[0].code_description.href == (docs_dir / "TW102.md").as_uri()
     actions = await actions_for(client, uri, diags)
-    assert [(a["title"], a["kind"]) for a in actions] == [("Show documentation for TW102", "quickfix")]
+    assert [(a["title"], a["kind"]) for a in actions] == [
+        ("Show documentation for TW102", "quickfix"),
+        ("Generate FD harness (finite-difference check of this script)", "refactor.fdHarness")]
     assert actions[0]["diagnostics"][0]["code"] == "TW102"
     command = actions[0]["command"]
     await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command=command["command"], arguments=command["arguments"]))
     assert client.shown_documents[-1].uri == (docs_dir / "TW102.md").as_uri()
 
-    # No page, no action; foreign diagnostics are ignored.
+    # No page, no documentation action; foreign diagnostics are ignored.
     other = types.Diagnostic(range=diags[0].range, message="x", source="pyright", code="TW102")
     no_page = types.Diagnostic(range=diags[0].range, message="x", source="tapewatch", code="TW999")
-    assert await actions_for(client, uri, [other, no_page]) is None
+    actions = await actions_for(client, uri, [other, no_page])
+    assert [a["kind"] for a in actions] == ["refactor.fdHarness"]
 
 
 @pytest.mark.timeout(60)

@@ -278,7 +278,7 @@ async def test_new_run_replaces_diagnostics_in_every_file(client, tmp_path):
 
 @pytest.mark.timeout(30)
 async def test_commands_answer_errors_not_crashes(client, tmp_path):
-    with pytest.raises(JsonRpcException, match="not available yet"):
+    with pytest.raises(JsonRpcException, match="saved Python file"):
         await client.workspace_execute_command_async(types.ExecuteCommandParams(
             command="tapewatch.generateHarness", arguments=[(tmp_path / "x.py").as_uri()]))
     with pytest.raises(JsonRpcException, match="save"):

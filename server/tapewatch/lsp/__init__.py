@@ -12,7 +12,7 @@ itself through one ``setup(server)`` function:
 - ``lints``        static lints (TW3xx) on open/change, debounced;
 - ``code_actions`` code actions on Tapewatch diagnostics (extensible);
 - ``tape_graph``   the ``tapewatch/tapeGraph`` request;
-- ``harness``      ``tapewatch.generateHarness`` (placeholder).
+- ``harness``      ``tapewatch.generateHarness`` and its code action.
 
 A feature's exception is logged and answered with an error; it never takes
 the server down.  Data flows one way: runner/lint → findings → diagnostics.

@@ -34,13 +34,25 @@ class CodeActionsFeature(Feature):
     def __init__(self, server: TapewatchServer):
         super().__init__(server)
         self.providers: List[tuple] = []
+        self.range_providers: List[tuple] = []
 
     def add_provider(self, name: str, provider: Provider) -> None:
         self.providers.append((name, provider))
 
+    def add_range_provider(self, name: str, provider: Callable[[types.CodeActionParams], Sequence[Action]]) -> None:
+        """Actions that depend on the requested lines, not on a diagnostic."""
+        self.range_providers.append((name, provider))
+
     def code_actions(self, params: types.CodeActionParams) -> Optional[List[Action]]:
         only = params.context.only
         actions: List[Action] = []
+        for name, range_provider in self.range_providers:
+            try:
+                found = range_provider(params)
+            except Exception as exc:  # noqa: BLE001
+                self.server.report_error(self.name, "code action provider %s" % name, exc)
+                continue
+            actions.extend(a for a in found or () if _wanted(a, only))
         for diagnostic in params.context.diagnostics:
             if diagnostic.source != SOURCE:
                 continue
@@ -51,8 +63,12 @@ class CodeActionsFeature(Feature):
                     self.server.report_error(self.name, "code action provider %s" % name, exc)
                     continue
                 for action in found or ():
-                    if only and isinstance(action, types.CodeAction) and not _kind_matches(action.kind, only):
+                    if not _wanted(action, only):
                         continue
+                    if isinstance(action, types.CodeAction) and any(
+                            isinstance(a, types.CodeAction) and a.kind == action.kind and a.title == action.title
+                            and a.kind != types.CodeActionKind.QuickFix for a in actions):
+                        continue  # one "Generate FD harness" per request, however many diagnostics
                     actions.append(action)
         return actions or None
 
@@ -67,6 +83,10 @@ class CodeActionsFeature(Feature):
         else:
             self.server.show("Tapewatch %s: %s" % (code, href), types.MessageType.Info)
         return {"uri": href}
+
+
+def _wanted(action: Action, only: Optional[Sequence[str]]) -> bool:
+    return not only or not isinstance(action, types.CodeAction) or _kind_matches(action.kind, only)
 
 
 def _kind_matches(kind: Optional[str], only: Sequence[str]) -> bool:
@@ -105,7 +125,8 @@ def setup(server: TapewatchServer) -> CodeActionsFeature:
     feature = server.add_feature(CodeActionsFeature(server))
     feature.add_provider("documentation", documentation_provider)  # type: ignore[attr-defined]
     server.handle(feature.name, types.TEXT_DOCUMENT_CODE_ACTION,
-                  types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))(
+                  types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix,
+                                                             types.CodeActionKind.Refactor]))(
         feature.code_actions)  # type: ignore[attr-defined]
     server.command(feature.name, SHOW_DOCUMENTATION)(feature.show_documentation)  # type: ignore[attr-defined]
     return feature  # type: ignore[return-value]

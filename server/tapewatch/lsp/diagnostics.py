@@ -65,7 +65,7 @@ class DiagnosticsFeature(Feature):
 
     def before_change(self, uri: str, change: types.TextDocumentContentChangeEvent) -> None:
         path = uris.to_path(uri)
-        doc = self.server.workspace.text_documents.get(uri)
+        doc = self.server.document(uri)
         if path is None or doc is None:
             return
         old = doc.source

@@ -92,7 +92,7 @@ class LintsFeature(Feature):
 
     def _wanted(self, uri: str) -> Optional[str]:
         path = uris.to_path(uri)
-        doc = self.server.workspace.text_documents.get(uri)
+        doc = self.server.document(uri)
         if path is None or doc is None:
             return None
         if doc.language_id == "python" or path.endswith((".py", ".pyi", ".pyw")):
@@ -111,11 +111,11 @@ class LintsFeature(Feature):
         linter = self.linter()
         if linter is None:
             return
-        doc = self.server.workspace.text_documents[uri]
+        doc = self.server.document(uri)
         version, text = doc.version, doc.source
         loop = asyncio.get_running_loop()
         findings = await loop.run_in_executor(None, lint_or_syntax_error, linter, text, path)
-        doc = self.server.workspace.text_documents.get(uri)
+        doc = self.server.document(uri)
         if doc is None or doc.version != version or doc.source != text:
             return  # changed meanwhile: the next lint is scheduled
         entries = lint_entries(findings, path, uri, text, self.server.client_units)

@@ -18,16 +18,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+from dataclasses import dataclass, field
 import os
 import time
 import uuid
-from dataclasses import dataclass, field
 from typing import Any, Dict, Optional
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import runner
+from ..harness.writer import find_harness
 from ..runner import RunRequest, RunResult
 from . import uris
 from .convert import LineSource, entry_of
@@ -216,6 +218,14 @@ class RunsFeature(Feature):
         try:
             await progress.begin("Tapewatch", "%s on %s" % (name, req.device))
             result = await runner.run_probe(req, on_output=output.add, on_event=on_event)
+            harness = None if runner.is_harness(run.path) else find_harness(run.path)
+            if harness is not None and not result.tool_failed:
+                # An FD harness written for this script: its numbers join the run's findings.
+                progress.report("%s: FD check with %s" % (name, os.path.basename(harness)))
+                checked = await runner.run_probe(dataclasses.replace(req, script=harness),
+                                                 on_output=output.add, on_event=on_event)
+                result.findings.extend(checked.findings)
+                result.seconds += checked.seconds
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if task is not None and hasattr(task, "uncancel"):

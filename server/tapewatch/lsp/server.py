@@ -23,6 +23,7 @@ import os
 import signal
 import sys
 import traceback
+from urllib.parse import unquote
 from typing import Any, Callable, Dict, List, Optional, TypeVar
 
 from lsprotocol import types
@@ -303,9 +304,17 @@ class TapewatchServer(LanguageServer):
 
     # -- documents ----------------------------------------------------------
 
+    def document(self, uri: str) -> Any:
+        """The open document for ``uri``, else None.
+
+        pygls keys documents by the *unquoted* URI (``%20`` -> space), while
+        clients send quoted ones: every lookup goes through here.
+        """
+        return self.workspace.text_documents.get(unquote(uri))
+
     def open_text(self, uri: str) -> Optional[str]:
         """The editor's text of an open document, else None."""
-        doc = self.workspace.text_documents.get(uri)
+        doc = self.document(uri)
         return doc.source if doc is not None else None
 
     def client_units(self, text: str) -> int:

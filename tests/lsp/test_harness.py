@@ -1,0 +1,58 @@
+"""The FD harness from the editor: the code action, the command that writes
+and opens the file, and verification runs that include its numbers."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from lsprotocol import types
+
+from .lsp_helpers import EXAMPLES, open_doc, run, run_diagnostics
+from .test_code_actions import actions_for
+
+
+def at_line(line: int) -> types.Range:
+    return types.Range(start=types.Position(line=line, character=0), end=types.Position(line=line, character=0))
+
+
+async def actions_on_line(client, uri, line):
+    params_range = at_line(line)
+    diag = types.Diagnostic(range=params_range, message="m", source="other")
+    return [a for a in (await actions_for(client, uri, [diag]) or [])]
+
+
+@pytest.mark.timeout(120)
+async def test_generate_harness_from_the_backward_line_and_run_it(client, tmp_path):
+    script = tmp_path / "missing requires_grad é.py"
+    shutil.copy(EXAMPLES / "missing_requires_grad.py", script)
+    uri = open_doc(client, script)
+    lines = script.read_text().splitlines()
+    backward = next(i for i, line in enumerate(lines) if "tape.backward(" in line)
+    tape_line = next(i for i, line in enumerate(lines) if line.startswith("with tape"))
+
+    # Offered on the backward line and the tape line, not on an ordinary line.
+    assert [a["kind"] for a in await actions_on_line(client, uri, backward)] == ["refactor.fdHarness"]
+    assert [a["kind"] for a in await actions_on_line(client, uri, tape_line)] == ["refactor.fdHarness"]
+    assert await actions_on_line(client, uri, 0) == []
+
+    command = (await actions_on_line(client, uri, backward))[0]["command"]
+    written = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command=command["command"], arguments=command["arguments"]))
+    harness = tmp_path / "missing requires_grad é_fdcheck.py"
+    assert written["path"] == str(harness) and harness.exists()
+    assert client.shown_documents[-1].uri == written["uri"]
+
+    # A second request never overwrites: it picks a free name.
+    again = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command=command["command"], arguments=command["arguments"]))
+    assert again["path"].endswith("_fdcheck_2.py")
+
+    # Verification now runs the (newest) harness too: its numbers land on the script.
+    summary = await run(client, uri)
+    assert summary["status"] == "findings"
+    diags = run_diagnostics(client, uri)
+    codes = sorted((d.code, d.range.start.line + 1) for d in diags)
+    param_line = next(i for i, line in enumerate(lines, 1) if "drag_coefficient = wp.array" in line)
+    assert codes == [("TW401", param_line), ("TW401", backward + 1)]
+    assert all("AD 0 vs FD" in d.message for d in diags)
