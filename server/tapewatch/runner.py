@@ -194,7 +194,7 @@ async def run_probe(
         asyncio.ensure_future(_read_events(read_fd, collector)),
     ]
     try:
-        await asyncio.wait_for(proc.wait(), timeout=req.timeout if req.timeout and req.timeout > 0 else None)
+        await asyncio.wait_for(_exited(proc), timeout=req.timeout if req.timeout and req.timeout > 0 else None)
     except asyncio.TimeoutError:
         _kill_tree(proc)
         await proc.wait()
@@ -221,6 +221,27 @@ async def run_probe(
     result.stderr_tail = tails["stderr"].text()
     collector.finish(proc.returncode, tails["stderr"].text())
     return result
+
+
+async def _exited(proc) -> None:
+    """Wait for the probe to exit, then end what it left behind.
+
+    ``proc.wait()`` also waits for the output pipes to close: a background
+    process the script started would hold them open (and the run) until the
+    timeout.  The probe's own exit is what ends a run; whatever is left in its
+    process group is killed so the pipes close.
+    """
+    waiter = asyncio.ensure_future(proc.wait())
+    try:
+        while not waiter.done():
+            await asyncio.wait({waiter}, timeout=0.1)
+            if not waiter.done() and proc.returncode is not None:
+                _kill_tree(proc)
+                await asyncio.wait({waiter}, timeout=2.0)
+                break
+    finally:
+        if not waiter.done():
+            waiter.cancel()
 
 
 class _EventCollector:

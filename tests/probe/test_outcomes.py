@@ -198,3 +198,15 @@ def test_cancel_kills_the_run_quickly(tmp_path):
         return time.monotonic() - started
 
     assert asyncio.run(go()) < 1.0
+
+
+def test_a_background_child_holding_the_output_does_not_hold_the_run(tmp_path):
+    path = write(tmp_path, "bg.py", """\
+        import subprocess, sys
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])  # inherits stdout/stderr
+        print("done")
+        """)
+    started = time.monotonic()
+    result, stdout, _ = run(path, timeout=60)
+    assert time.monotonic() - started < 15
+    assert result.exit_code == 0 and result.findings == [] and "done" in stdout
