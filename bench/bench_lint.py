@@ -226,7 +226,7 @@ def _load() -> str:
 def _percentiles(times) -> str:
     times = sorted(times)
     p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
-    return "p50 %.1f  p95 %.1f  max %.1f" % (statistics.median(times), p95, times[-1])
+    return "min %.1f  p50 %.1f  p95 %.1f  max %.1f" % (times[0], statistics.median(times), p95, times[-1])
 
 
 def main(argv=None) -> int:
