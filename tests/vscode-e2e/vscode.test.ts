@@ -133,47 +133,63 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 42
     }
   }
   const killOnExit = (): void => killServer('SIGKILL');
+  // code-server has its own process group: a Ctrl+C or a runner's SIGTERM would not reach it.
+  const killOnSignal = (signal: NodeJS.Signals): void => {
+    killServer('SIGKILL');
+    if (tmp) {
+      rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+    }
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
 
   /** On failure: screenshot, code-server log, VS Code logs, browser console, visible notifications. */
   async function saveArtifacts(stepName: string, err: unknown): Promise<void> {
     failures++;
-    const saved: string[] = [];
+    const saved: { file: string; what: string }[] = [];
     try {
       mkdirSync(ARTIFACTS, { recursive: true });
       const slug = stepName.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
       if (page && !page.isClosed()) {
         const shot = path.join(ARTIFACTS, `failure-${slug}.png`);
         await page.screenshot({ path: shot, timeout: 10_000 }).then(
-          () => saved.push(shot),
+          () => saved.push({ file: shot, what: 'the page when it failed' }),
           (e: unknown) => browserLog.push(`(no screenshot: ${String(e)})`),
         );
         const notes = await page
-          .locator('.notifications-toasts, .notifications-center, .statusbar')
-          .allInnerTexts()
+          .locator('.notification-list-item-message')
+          .allTextContents()
           .catch(() => [] as string[]);
-        browserLog.push(`--- visible notifications and status bar at "${stepName}":`, ...notes);
+        const status = await page
+          .locator('.statusbar-item')
+          .allTextContents()
+          .catch(() => [] as string[]);
+        browserLog.push(
+          `--- notifications at "${stepName}":`,
+          ...notes.map((n) => `  ${n}`),
+          `--- status bar: ${status.map((t) => t.trim()).filter(Boolean).join(' | ')}`,
+        );
       }
       browserLog.push(`--- failed: ${stepName}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       const consoleLog = path.join(ARTIFACTS, 'browser-console.log');
       writeFileSync(consoleLog, browserLog.join('\n') + '\n');
-      saved.push(consoleLog);
+      saved.push({ file: consoleLog, what: 'steps, notifications, status bar, browser console' });
       if (serverLogPath && existsSync(serverLogPath)) {
         const copy = path.join(ARTIFACTS, 'code-server.log');
         cpSync(serverLogPath, copy);
-        saved.push(copy);
+        saved.push({ file: copy, what: "code-server's output" });
       }
       const logs = path.join(userData, 'logs');
       if (userData && existsSync(logs)) {
         const copy = path.join(ARTIFACTS, 'vscode-logs');
         rmSync(copy, { recursive: true, force: true });
         cpSync(logs, copy, { recursive: true });
-        saved.push(copy + '/ (the "Tapewatch" output channel: */exthost*/**/*Tapewatch*.log)');
+        saved.push({ file: copy, what: 'VS Code logs; the "Tapewatch" output channel is */exthost*/tapewatch.tapewatch/Tapewatch.log' });
       }
     } catch (e) {
-      console.error(`# could not save all artifacts: ${String(e)}`);
+      console.error(`could not save all artifacts: ${String(e)}`);
     }
-    for (const p of saved) {
-      console.error(`# e2e artifact: ${path.relative(process.cwd(), p.split(' ')[0]) || p}${p.includes(' ') ? p.slice(p.indexOf(' ')) : ''}`);
+    for (const { file, what } of saved) {
+      console.error(`e2e artifact: ${file} (${what})`);
     }
   }
 
@@ -322,6 +338,8 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 42
       const proc = spawn(process.execPath, args, { env, cwd: tmp, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       child = proc;
       process.on('exit', killOnExit);
+      process.once('SIGINT', killOnSignal);
+      process.once('SIGTERM', killOnSignal);
       childExit = new Promise((resolve) => proc.once('exit', () => resolve()));
       let output = '';
       const listening = new Promise<void>((resolve, reject) => {
@@ -369,6 +387,8 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 42
 
   after(async () => {
     process.removeListener('exit', killOnExit);
+    process.removeListener('SIGINT', killOnSignal);
+    process.removeListener('SIGTERM', killOnSignal);
     await browser?.close().catch(() => undefined);
     killServer('SIGTERM');
     const stopped = await Promise.race([childExit.then(() => true), sleep(T.stop).then(() => false)]);
@@ -385,10 +405,9 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 42
       await Promise.race([childExit, sleep(T.stop)]);
     }
     serverLog?.end();
-    if (tmp && failures === 0) {
+    // Everything worth keeping from a failure is in .cache/e2e-artifacts already.
+    if (tmp) {
       rmSync(tmp, { recursive: true, force: true });
-    } else if (tmp) {
-      console.error(`# e2e temporary folder kept: ${tmp}`);
     }
   });
 
@@ -407,7 +426,23 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 42
       const panel = p.locator('.markers-panel');
       await panel.waitFor({ state: 'visible', timeout: T.ui });
       const row = panel.locator('.monaco-list-row').filter({ hasText: 'TW101' }).filter({ hasText: `[Ln ${launchLine}, Col` }).first();
-      await row.waitFor({ state: 'visible', timeout: T.run });
+      // The finding, or fail fast on an error toast from the extension (run failed, server down).
+      const errorToast = p
+        .locator('.notifications-toasts .notification-list-item')
+        .filter({ has: p.locator('.codicon-error') })
+        .filter({ hasText: 'Tapewatch' })
+        .first();
+      const outcome = await Promise.race([
+        row.waitFor({ state: 'visible', timeout: T.run }).then(() => 'listed'),
+        errorToast.waitFor({ state: 'visible', timeout: T.run }).then(
+          () => 'error',
+          () => new Promise<string>(() => undefined), // no error toast: the row's wait decides
+        ),
+      ]);
+      if (outcome === 'error') {
+        const toasts = await p.locator('.notifications-toasts .notification-list-item-message').allTextContents().catch(() => ['?']);
+        assert.fail(`the extension reported an error instead of the finding: ${toasts.join(' | ')}`);
+      }
       const text = (await row.innerText()).replace(/\s+/g, ' ');
       assert.match(text, /tapewatch\W*TW101\b/, text); // source and code
       assert.ok(text.includes(`[Ln ${launchLine}, Col 5]`), text);
