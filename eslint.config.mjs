@@ -7,7 +7,7 @@ export default tseslint.config(
     ignores: ['**/node_modules/**', 'client-vscode/out/**', 'client-vscode/bundled/**', 'dist/**', 'server/**', '**/*.d.ts'],
   },
   {
-    files: ['client-vscode/**/*.ts', 'tests/webview/**/*.ts', 'tests/client/**/*.ts'],
+    files: ['client-vscode/**/*.ts', 'tests/webview/**/*.ts', 'tests/client/**/*.ts', 'tests/vscode-e2e/**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],

@@ -135,6 +135,11 @@ def call_span(frame, names: Sequence[str] = ()) -> Tuple[int, int, Optional[int]
     return call.lineno, call.col_offset + 1, call.end_lineno, (call.end_col_offset or 0) + 1
 
 
+def callee_name(call: ast.Call) -> str:
+    """``launch`` for ``wp.launch(...)``, ``State`` for ``State(x)``."""
+    return _func_name(call)
+
+
 def _func_name(call: ast.Call) -> str:
     func = call.func
     if isinstance(func, ast.Attribute):

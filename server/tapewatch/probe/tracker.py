@@ -421,8 +421,16 @@ def _allocation_related(arr, what: str) -> List[Related]:
     out = [Related(site.location(), "`%s` allocated here" % what, "allocation")]
     for outer, inner in zip(site.snaps[1:], site.snaps):
         out.append(Related(outer.location((inner.f_code.co_name,)),
-                           "`%s()` called from here for that allocation" % inner.f_code.co_name, "allocation-caller"))
+                           "`%s()` called from here for that allocation" % _called_name(outer, inner),
+                           "allocation-caller"))
     return out
+
+
+def _called_name(outer, inner) -> str:
+    """What the caller wrote: ``State`` for a constructor, not ``__init__``."""
+    call = frames.call_at(outer, (inner.f_code.co_name,))
+    name = frames.callee_name(call) if call is not None else ""
+    return name or inner.f_code.co_name
 
 
 def _caller_chain(site: Site) -> List[Related]:
