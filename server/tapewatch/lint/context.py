@@ -68,6 +68,9 @@ class FileContext:
         self._diff_sites: Optional[List[ast.Call]] = None  # see the diff_sites property
         self._host_exprs: List[ast.AST] = []  # host code, statement by statement, for host_calls
         self._host_calls: Optional[List[ast.Call]] = None
+        # calls that are a whole statement (``wp.launch(...)``, ``x = f(...)``,
+        # ``with wp.Tape():``): almost every launch and tape, found without a walk
+        self.stmt_calls: List[ast.Call] = []
         self._differentiated: Optional[List[WarpFunction]] = None
         self.withs: List[Tuple[ast.With, Optional[ast.AST]]] = []  # (with, enclosing def)
         # texts bound to ``wp.Tape()``: per enclosing def for plain names,
@@ -209,11 +212,14 @@ class FileContext:
                 self._assign(node, scope)
                 if isinstance(node.value, ast.Call):
                     self._call(node.value, wrapped)
-            elif kind is ast.Expr:
+                    self.stmt_calls.append(node.value)
+            elif kind is ast.Expr or kind is ast.Return:
                 if isinstance(node.value, ast.Call):
                     self._call(node.value, wrapped)
+                    self.stmt_calls.append(node.value)
             elif kind is ast.With or kind is ast.AsyncWith:
                 self.withs.append((node, scope))
+                self.stmt_calls.extend(i.context_expr for i in node.items if isinstance(i.context_expr, ast.Call))
             if kind is not ast.ClassDef:
                 self._host_exprs.extend(_own_expressions(node))
             for field in _BODIES:
@@ -235,16 +241,22 @@ class FileContext:
         self.functions.sort(key=lambda f: f.node.lineno)
         self.withs.sort(key=lambda w: (w[0].lineno, w[0].col_offset))
         self.options.sort(key=lambda s: (s.start.lineno, s.start.col_offset))
+        self.stmt_calls.sort(key=lambda n: (n.lineno, n.col_offset))
 
     @property
     def diff_sites(self) -> List[ast.Call]:
         """Calls that differentiate: ``wp.Tape()``, ``.backward(...)``, ``wp.autograd.*`` (source order).
 
-        Computed on first use from the host code (Warp bodies cannot record
-        tapes): only TW305 needs it, and only when the file disables backward.
+        Computed on first use (only TW305 needs it, and only when the file
+        disables backward): statement-level calls first, which is where tapes
+        and ``backward`` calls live in practice, else every call in host code
+        (Warp bodies cannot record tapes).
         """
         if self._diff_sites is None:
-            self._diff_sites = [n for n in self.host_calls if self._differentiates(n)]
+            found = [n for n in self.stmt_calls if self._differentiates(n)]
+            if not found:
+                found = [n for n in self.host_calls if self._differentiates(n)]
+            self._diff_sites = sorted(found, key=lambda n: (n.lineno, n.col_offset))
         return self._diff_sites
 
     def _differentiates(self, call: ast.Call) -> bool:

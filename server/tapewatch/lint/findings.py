@@ -28,6 +28,7 @@ class Source:
         self.text = text
         self.path = path
         self._lines: Optional[List[str]] = None
+        self._has_noqa = "noqa" in text  # scanned once, not once per finding
 
     def line(self, lineno: int) -> str:
         if self._lines is None:
@@ -53,7 +54,7 @@ class Source:
         )
 
     def suppressed(self, finding: Finding) -> bool:
-        if finding.location is None or "noqa" not in self.text:
+        if finding.location is None or not self._has_noqa:
             return False
         match = _NOQA.search(self.line(finding.location.line))
         if match is None:

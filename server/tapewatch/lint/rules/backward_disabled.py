@@ -52,7 +52,9 @@ def _only_untaped_launches(ctx: FileContext, kernel: str) -> bool:
     and register the adjoint with ``tape.record_func``.)
     """
     launches = 0
-    for call in ctx.host_calls:
+    for call in ctx.stmt_calls:  # launches are statements; one inside an expression is missed
+        if not isinstance(call.func, ast.Attribute) and not isinstance(call.func, ast.Name):
+            continue
         if not ctx.names.is_warp(call.func, "launch", "launch_tiled"):
             continue
         kw = {k.arg: k.value for k in call.keywords if k.arg}
