@@ -1,14 +1,16 @@
 """One pass over a Warp function body, indexing what the kernel rules ask about.
 
 Rules read these lists instead of walking the body again, so linting costs
-one walk per kernel however many rules there are.
+one walk per kernel however many rules there are.  Derived tables that only
+one rule needs, for few kernels (which reads need a value, in source order),
+are computed from the recorded nodes on first request.
 """
 
 from __future__ import annotations
 
 import ast
 from collections import defaultdict
-from typing import Callable, Dict, List, Set, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from .exprs import end_pos, pos, walk
 
@@ -22,7 +24,9 @@ _NONLINEAR_BINOPS = (ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatM
 class FunctionIndex:
     """Nodes of one function body, in source order."""
 
-    def __init__(self) -> None:
+    def __init__(self, is_constant: Callable[[ast.AST], bool], is_linear_call: Callable[[ast.Call], bool]) -> None:
+        self._is_constant = is_constant
+        self._is_linear_call = is_linear_call
         self.augassigns: List[ast.AugAssign] = []
         self.assigns: List[ast.stmt] = []  # Assign and AnnAssign with a value
         self.calls: List[ast.Call] = []
@@ -31,10 +35,9 @@ class FunctionIndex:
         self.stores: Dict[str, List[Pos]] = defaultdict(list)
         # name -> Name nodes reading its value (``x += 1`` reads x); see loads_of
         self.loads: Dict[str, List[ast.Name]] = defaultdict(list)
-        # name -> (operand, user) where the adjoint needs the value itself: a
-        # divisor, a factor next to a non-constant, a call argument, an index,
-        # a comparison; see value_uses_of
-        self.value_uses: Dict[str, List[Tuple[ast.AST, ast.AST]]] = defaultdict(list)
+        # nodes whose operands may be reads an adjoint needs the value of; see value_uses_of
+        self._users: List[ast.AST] = []  # nonlinear BinOps, Compares, Subscripts (calls: self.calls)
+        self._value_uses: Optional[Dict[str, List[Tuple[ast.AST, ast.AST]]]] = None
         # name -> (position, value) of each ``name = value``
         self.bindings: Dict[str, List[Tuple[Pos, ast.expr]]] = defaultdict(list)
         # ids of Name nodes that are only written through: ``a`` in ``a[i] = v``,
@@ -52,13 +55,20 @@ class FunctionIndex:
         return sorted(((pos(n), n) for n in self.loads.get(name, ())), key=_first)
 
     def value_uses_of(self, name: str) -> List[Tuple[Pos, ast.AST]]:
-        """(position, user) of each read of ``name`` whose value an adjoint needs, in source order."""
-        return sorted(((pos(operand), user) for operand, user in self.value_uses.get(name, ())), key=_first)
+        """(position, user) of each read of ``name`` whose value an adjoint needs, in source order.
+
+        A divisor, a factor next to a non-constant, an argument of a non-linear
+        call, an index, a comparison operand.
+        """
+        if self._value_uses is None:
+            self._value_uses = _value_uses(self)
+        return sorted(((pos(operand), user) for operand, user in self._value_uses.get(name, ())), key=_first)
 
 
 def build(fn_node: ast.FunctionDef, is_constant: Callable[[ast.AST], bool],
           is_linear_call: Callable[[ast.Call], bool]) -> FunctionIndex:
-    idx = FunctionIndex()
+    idx = FunctionIndex(is_constant, is_linear_call)
+    users = idx._users
     for stmt in fn_node.body:
         for node in walk(stmt):
             kind = type(node)
@@ -69,20 +79,11 @@ def build(fn_node: ast.FunctionDef, is_constant: Callable[[ast.AST], bool],
                 idx.calls.append(node)
                 if node.args and _is_atomic_accumulate(node.func):
                     _write_base(idx, node.args[0])
-                if not is_linear_call(node):
-                    for arg in node.args:
-                        _value_use(idx, arg, node, is_linear_call)
             elif kind is ast.BinOp:
                 if isinstance(node.op, _NONLINEAR_BINOPS):
-                    _binop_uses(idx, node, is_constant, is_linear_call)
-            elif kind is ast.Compare:
-                _value_use(idx, node.left, node, is_linear_call)
-                for c in node.comparators:
-                    _value_use(idx, c, node, is_linear_call)
-            elif kind is ast.Subscript:
-                index = node.slice
-                for part in index.elts if isinstance(index, ast.Tuple) else (index,):
-                    _value_use(idx, part, node, is_linear_call)
+                    users.append(node)
+            elif kind is ast.Compare or kind is ast.Subscript:
+                users.append(node)
             elif kind is ast.Assign:
                 idx.assigns.append(node)
                 for target in node.targets:
@@ -132,27 +133,43 @@ def _write_base(idx: FunctionIndex, target: ast.AST) -> None:
         idx.write_bases.add(id(target.value))
 
 
-def _value_use(idx: FunctionIndex, operand: ast.AST, user: ast.AST, is_linear_call) -> None:
-    # See through casts and one-argument constructors: ``s / float(n)`` needs n.
-    while isinstance(operand, ast.Call) and len(operand.args) == 1 and is_linear_call(operand):
-        operand = operand.args[0]
-    if isinstance(operand, ast.Name):
-        idx.value_uses[operand.id].append((operand, user))
+def _value_uses(idx: FunctionIndex) -> Dict[str, List[Tuple[ast.AST, ast.AST]]]:
+    table: Dict[str, List[Tuple[ast.AST, ast.AST]]] = defaultdict(list)
+    is_constant, is_linear_call = idx._is_constant, idx._is_linear_call
 
+    def use(operand: ast.AST, user: ast.AST) -> None:
+        # See through casts and one-argument constructors: ``s / float(n)`` needs n.
+        while isinstance(operand, ast.Call) and len(operand.args) == 1 and is_linear_call(operand):
+            operand = operand.args[0]
+        if isinstance(operand, ast.Name):
+            table[operand.id].append((operand, user))
 
-def _binop_uses(idx: FunctionIndex, node: ast.BinOp, is_constant, is_linear_call) -> None:
-    if isinstance(node.op, (ast.Mult, ast.MatMult)):
-        # a * b: the adjoint of a needs b and vice versa; a constant factor needs nothing.
-        if not is_constant(node.right):
-            _value_use(idx, node.left, node, is_linear_call)
-        if not is_constant(node.left):
-            _value_use(idx, node.right, node, is_linear_call)
-    else:
-        # a / b, a ** b, a % b: the divisor/exponent is always needed, the
-        # numerator only when the divisor is not a constant.
-        _value_use(idx, node.right, node, is_linear_call)
-        if isinstance(node.op, ast.Pow) or not is_constant(node.right):
-            _value_use(idx, node.left, node, is_linear_call)
+    for node in idx.calls:
+        if not is_linear_call(node):
+            for arg in node.args:
+                use(arg, node)
+    for node in idx._users:
+        if isinstance(node, ast.Compare):
+            use(node.left, node)
+            for c in node.comparators:
+                use(c, node)
+        elif isinstance(node, ast.Subscript):
+            index = node.slice
+            for part in index.elts if isinstance(index, ast.Tuple) else (index,):
+                use(part, node)
+        elif isinstance(node.op, (ast.Mult, ast.MatMult)):
+            # a * b: the adjoint of a needs b and vice versa; a constant factor needs nothing.
+            if not is_constant(node.right):
+                use(node.left, node)
+            if not is_constant(node.left):
+                use(node.right, node)
+        else:
+            # a / b, a ** b, a % b: the divisor/exponent is always needed, the
+            # numerator only when the divisor is not a constant.
+            use(node.right, node)
+            if isinstance(node.op, ast.Pow) or not is_constant(node.right):
+                use(node.left, node)
+    return table
 
 
 def _record_stores(idx: FunctionIndex, target: ast.AST, value, at: Pos) -> None:

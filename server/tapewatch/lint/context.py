@@ -72,6 +72,7 @@ class FileContext:
         # ``with wp.Tape():``): almost every launch and tape, found without a walk
         self.stmt_calls: List[ast.Call] = []
         self._differentiated: Optional[List[WarpFunction]] = None
+        self._kernels: Optional[Dict[str, WarpFunction]] = None
         self.withs: List[Tuple[ast.With, Optional[ast.AST]]] = []  # (with, enclosing def)
         # texts bound to ``wp.Tape()``: per enclosing def for plain names,
         # file-wide for attributes (``self.tape = wp.Tape()`` in __init__).
@@ -88,11 +89,14 @@ class FileContext:
 
     def kernel(self, expr: Optional[ast.expr]) -> Optional[WarpFunction]:
         """The ``@wp.kernel`` in this file that ``expr`` (a launch's kernel argument) names."""
-        if isinstance(expr, ast.Name):
-            for fn in self.functions:
-                if fn.kind == KERNEL and fn.name == expr.id:
-                    return fn
-        return None
+        if not isinstance(expr, ast.Name):
+            return None
+        if self._kernels is None:
+            self._kernels = {}
+            for fn in self.functions:  # the first definition wins, as for a reader of the file
+                if fn.kind == KERNEL:
+                    self._kernels.setdefault(fn.name, fn)
+        return self._kernels.get(expr.id)
 
     def differentiated_functions(self) -> List[WarpFunction]:
         """Kernels and functions Warp generates an adjoint for.
@@ -352,9 +356,13 @@ class FileContext:
                     self._option("kernel-module", key, value, kw.value, fn.name)
 
 
+_COMPOUND = tuple(c for c in (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try,
+                               getattr(ast, "TryStar", None), getattr(ast, "Match", None)) if c is not None)
+
+
 def _own_expressions(stmt: ast.stmt) -> List[ast.AST]:
     """A statement without its nested statements: itself if simple, its header if compound."""
-    if not any(getattr(stmt, f, None) for f in _BODIES):
+    if not isinstance(stmt, _COMPOUND):
         return [stmt]
     out: List[ast.AST] = []
     for field in ("test", "iter", "subject", "items"):
