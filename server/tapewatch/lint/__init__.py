@@ -57,7 +57,11 @@ def lint_source(source: str, path: str) -> List[Finding]:
         ctx = context.parse(source, path if isinstance(path, str) else str(path))
         if ctx is None:
             return []
-        return findings.finalize(ctx.src, registry.run_rules(ctx))
+        result = findings.finalize(ctx.src, registry.run_rules(ctx))
+        # Free the tree while the collector is still paused: otherwise the
+        # first allocation after re-enabling it scans all those live nodes.
+        del ctx
+        return result
     except Exception:  # noqa: BLE001 - the API promise: a lint never takes the caller down
         _log.exception("lint failed on %s", path)
         return []
