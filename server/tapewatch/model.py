@@ -4,8 +4,10 @@ Stdlib only and Python 3.9 compatible: the probe imports this module inside
 the user's interpreter.  Every type round-trips through plain JSON
 (``to_json``/``from_json``) because findings cross a process boundary.
 
-Lines are 1-based, columns 1-based (compiler style); the language server
-converts to LSP's 0-based positions at its edge.
+Lines are 1-based; columns are 1-based UTF-8 byte offsets (what ``ast`` and
+``co_positions`` give, compiler style) and ``end_column`` is exclusive.  The
+language server converts to LSP's 0-based positions in the client's
+encoding at its edge, with the text of the line.
 """
 
 from __future__ import annotations
