@@ -118,3 +118,20 @@ def test_fd_mismatch_examples_found_by_the_probe_too(tmp_path, python, example, 
     lines = {f.location.line for f in result.findings}
     plan = discover(str(script))
     assert lines == {plan.params[0].line, *plan.backward_lines}
+
+
+def test_unpinnable_noise_is_called_out(tmp_path, python):
+    """Noise seeded from the clock cannot be replayed: the result says so instead of pretending."""
+    script = tmp_path / "clock_noise.py"
+    script.write_text((EXAMPLES / "stochastic_forward.py").read_text().replace(
+        "rng = np.random.default_rng()  # unseeded on purpose",
+        "import time\nrng = np.random.default_rng(time.perf_counter_ns())"))
+    path = generate(str(script), python)
+    result = asyncio.run(run_probe(RunRequest(script=path, python=python)))
+    assert result.findings and all("not reproducible" in f.message for f in result.findings)
+    assert all(f.data["noise"] > 0 for f in result.findings)
+
+
+def test_pinned_noise_is_not_called_out(tmp_path, python):
+    script, path, result = harness_result(tmp_path, "stochastic_forward.py", python)
+    assert result.findings and not any("not reproducible" in f.message for f in result.findings)
