@@ -4,7 +4,6 @@ and the script's own behaviour (output, exit status, argv, cwd) is untouched."""
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import sys
 import textwrap

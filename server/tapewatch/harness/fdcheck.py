@@ -11,11 +11,10 @@ TW4xx findings on the parameter's allocation line and on the backward line.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
-from typing import Dict, List, Optional, Sequence
+from typing import List, Optional, Sequence
 
 from .. import codes
 from ..model import Finding, Location, Related

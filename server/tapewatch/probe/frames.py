@@ -117,7 +117,7 @@ def call_at(frame, names: Sequence[str] = ()) -> Optional[ast.Call]:
                 if (call.lineno, call.end_lineno, call.col_offset, call.end_col_offset) == tuple(pos):
                     return call
     line = frame.f_lineno
-    best = None
+    best, best_end = None, 0
     for call in calls:
         end = getattr(call, "end_lineno", call.lineno) or call.lineno
         if call.lineno <= line <= end and (not names or _func_name(call) in names):

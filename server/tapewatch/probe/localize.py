@@ -37,7 +37,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from .. import codes
 from ..model import Finding, Location, Related
 from .sites import Site, def_location
-from .tracker import _LAUNCH_CALLS, _allocation_related, _caller_chain
+from .tracker import _allocation_related, _caller_chain
 
 # -- cost bounds ------------------------------------------------------------
 # The finite check after each backward reads every gradient array once.  A

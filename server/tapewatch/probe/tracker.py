@@ -19,7 +19,6 @@ sees:
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -27,7 +26,7 @@ from .. import codes
 from ..model import Finding, Location, Related
 from . import frames
 from .kernel_access import kernel_access
-from .sites import FrameSnap, Site, def_location
+from .sites import Site, def_location
 
 _LAUNCH_CALLS = ("launch", "launch_tiled")
 MAX_PENDING_TAPES = 16
@@ -94,7 +93,6 @@ class Tracker:
         # that makes a tape per iteration must not keep them all (and the
         # arrays their launches hold) alive to the end.
         self._pending: "OrderedDict[int, Any]" = OrderedDict()
-        self._local = threading.local()
         self._warp_flagged: set = set()
         # Warp's intra-kernel warnings at codegen: (kernel name, file) -> [(argument, line)]
         self._warp_intra: Dict[tuple, List[tuple]] = {}
