@@ -3,7 +3,8 @@
 ``wp.zeros`` defaults to ``requires_grad=False``.  The drag forces buffer
 sits between the drag coefficient and the loss, so no adjoint flows through
 it: autodiff says the coefficient does not matter (zero gradient) while
-finite differences clearly disagree.
+finite differences clearly disagree.  A verification run points at the
+allocation (TW201); the FD harness measures the damage (TW401).
 """
 
 import numpy as np
@@ -32,7 +33,7 @@ def kinetic(v: wp.array(dtype=float), e: wp.array(dtype=float)):
 
 v0 = wp.array(np.linspace(-2.0, 2.0, N, dtype=np.float32), requires_grad=True)
 drag_coefficient = wp.array([0.3], dtype=float, requires_grad=True)  # expect: TW401
-forces = wp.zeros(N, dtype=float)  # the bug: no requires_grad=True
+forces = wp.zeros(N, dtype=float)  # the bug: no requires_grad=True  # expect: TW201
 v1 = wp.zeros(N, dtype=float, requires_grad=True)
 energy = wp.zeros(1, dtype=float, requires_grad=True)
 

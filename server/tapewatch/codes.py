@@ -30,6 +30,9 @@ _ALL = [
          "A kernel writes an array argument after reading it"),
     Code("TW105", "launch-aliases-read-and-written-argument", "warning",
          "One launch passes the same array to an argument it reads and one it writes"),
+    # TW2xx: tape structure (runtime)
+    Code("TW201", "requires-grad-chain-break", "warning",
+         "A value with a gradient passes through an array allocated without requires_grad"),
     # TW3xx: static lints (no run)
     Code("TW301", "inplace-multiply-divide-in-kernel", "warning",
          "*= or /= on an array element inside a kernel is not differentiable"),

@@ -179,3 +179,37 @@ def test_pending_tapes_are_bounded():
     assert tracker.pending_tapes() == tapes[-MAX_PENDING_TAPES:]
     tracker.differentiated(tapes[-1])
     assert tapes[-1] not in tracker.pending_tapes()
+
+
+def test_requires_grad_chain_break(python):
+    path = EXAMPLES / "missing_requires_grad.py"
+    m = markers(path)
+    result = asyncio.run(run_probe(RunRequest(script=str(path), python=python)))
+    [f] = result.findings
+    assert (f.code, f.location.line) == ("TW201", m["expect:TW201"][0])
+    assert f.data["array"] == "forces" and f.data["upstream"] == "v0`, `drag_coefficient"
+    assert [(r.role, r.location.line) for r in f.related] == [
+        ("writer", line_of(path, "wp.launch(drag,")), ("reader", line_of(path, "wp.launch(integrate,"))]
+
+
+def test_arrays_without_gradient_that_are_fine(tmp_path, python):
+    assert findings(tmp_path, """\
+        @wp.kernel
+        def flags(x: wp.array(dtype=float), f: wp.array(dtype=int)):
+            i = wp.tid()
+            f[i] = wp.where(x[i] > 0.5, 1, 0)
+
+        @wp.kernel
+        def masked(x: wp.array(dtype=float), f: wp.array(dtype=int), y: wp.array(dtype=float)):
+            i = wp.tid()
+            y[i] = x[i] * float(f[i])
+
+        mask = wp.zeros(4, dtype=int)             # an int array: nothing to differentiate
+        weights = wp.full(4, 2.0, dtype=float)    # a float constant computed from constants
+        plain = wp.zeros(4, dtype=float)
+        with wp.Tape():
+            wp.launch(flags, dim=4, inputs=[a], outputs=[mask])
+            wp.launch(masked, dim=4, inputs=[a, mask], outputs=[b])
+            wp.launch(double, dim=4, inputs=[weights], outputs=[plain])
+            wp.launch(masked, dim=4, inputs=[plain, mask], outputs=[c])
+        """, python) == []

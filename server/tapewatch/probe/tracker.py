@@ -74,10 +74,13 @@ class LaunchRecord:
 class TapeState:
     """What the probe knows about one ``wp.Tape``: its reads and launches."""
 
-    __slots__ = ("reads", "launches", "site", "number", "captured")
+    __slots__ = ("reads", "launches", "site", "number", "captured", "no_grad")
 
     def __init__(self, number: int, site: Site):
         self.reads: Dict[int, Tuple[Any, LaunchRecord, int]] = {}  # id(array) -> (array, reader, arg)
+        # Float arrays without requires_grad that a launch computed from arrays with it:
+        # id(array) -> (array, writer, written arg, the differentiable args it read)
+        self.no_grad: Dict[int, Tuple[Any, LaunchRecord, int, List[int]]] = {}
         self.launches: List[LaunchRecord] = []
         self.site = site
         self.number = number
@@ -163,6 +166,7 @@ class Tracker:
         if access.intra or (record.kernel_name, kernel.adj.filename) in self._warp_intra:
             self._report_intra_kernel(record, access.intra)
         self._report_aliasing(record)
+        self._check_grad_chain(state, record)
         # Writes are checked before reads are recorded: write-then-read inside
         # one kernel is fine (Warp's rule).
         for i in writes:
@@ -176,6 +180,72 @@ class Tracker:
                 )
         for i in reads:
             self._remember_read(state, args[i], record, i)
+
+    def _check_grad_chain(self, state: TapeState, record: LaunchRecord) -> None:
+        """TW201: a differentiable value passes through an array without ``requires_grad``.
+
+        Launch A reads arrays with gradients and writes a float array X
+        without one; launch B reads X and writes an array with gradients.
+        The backward pass of B has nowhere to put X's adjoint, so nothing
+        upstream of X gets a gradient through it: silently zero.
+        """
+        args = record.args
+        if any(self._differentiable(args[j]) for j in record.writes):
+            for i in record.reads:
+                hit = state.no_grad.get(id(args[i]))
+                if hit is not None and hit[1] is not record:
+                    self._report_chain_break(hit, record, i)
+        upstream = [i for i in record.reads if self._differentiable(args[i])]
+        if upstream:
+            for j in record.writes:
+                arr = args[j]
+                if self._float(arr) and not getattr(arr, "requires_grad", False):
+                    state.no_grad[id(arr)] = (arr, record, j, upstream)
+
+    def _float(self, arr) -> bool:
+        wp = self.wp
+        dtype = getattr(arr, "dtype", None)
+        scalar = getattr(dtype, "_wp_scalar_type_", dtype)
+        return scalar in (wp.float16, wp.float32, wp.float64)
+
+    def _differentiable(self, arr) -> bool:
+        return bool(getattr(arr, "requires_grad", False)) and self._float(arr)
+
+    def _report_chain_break(self, hit, reader: LaunchRecord, read_arg: int) -> None:
+        arr, writer, written_arg, upstream_args = hit
+        what = writer.arg_name(written_arg) or reader.arg_name(read_arg) or writer.arg_label(written_arg)
+        upstream = "`, `".join(writer.arg_name(i) or writer.arg_label(i) for i in upstream_args)
+        site = alloc_site(arr)
+        writer_loc, reader_loc = writer.location(), reader.location()
+        primary = site.location() if site is not None else writer_loc
+        key = ("TW201", site.key() if site is not None else writer.site.key(), reader.site.key())
+        if key in self.findings:
+            self.findings[key].count += 1
+            return
+        message = (
+            "`%s` is allocated without requires_grad=True, but `%s` computes it from `%s` (with gradients) "
+            "and `%s` uses it for an array with one: the backward pass stops at `%s`, so `%s` get%s no gradient "
+            "through it."
+            % (what, writer.kernel_name, upstream, reader.kernel_name, what, upstream,
+               "" if len(upstream_args) > 1 else "s")
+        )
+        related: List[Related] = []
+        if writer_loc is not None:
+            related.append(Related(writer_loc, "`%s` writes `%s` from `%s` here" % (writer.kernel_name, what, upstream),
+                                   "writer"))
+        if reader_loc is not None:
+            related.append(Related(reader_loc, "`%s` reads `%s` here (argument `%s`)"
+                                   % (reader.kernel_name, what, reader.arg_label(read_arg)), "reader"))
+        if site is not None:
+            for outer, inner in zip(site.snaps[1:], site.snaps):
+                related.append(Related(outer.location((inner.f_code.co_name,)),
+                                       "`%s()` called from here for that allocation" % _called_name(outer, inner),
+                                       "allocation-caller"))
+        self._add(key, Finding(
+            code="TW201", message=message, location=primary, severity=codes.severity("TW201"), related=related,
+            data={"array": what, "upstream": upstream, "writer_kernel": writer.kernel_name,
+                  "reader_kernel": reader.kernel_name, "launch": reader.index},
+        ), arr=arr)
 
     def _remember_read(self, state: TapeState, arr, record: LaunchRecord, i: int) -> None:
         # Like Warp, a read through a view marks its parents as read too.
