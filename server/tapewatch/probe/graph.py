@@ -95,6 +95,10 @@ def build_graph(wp, tracker: Tracker, state, when: str) -> TapeGraph:
             kind="launch",
             label=record.kernel_name,
             location=record.location(),
+            # For a launch, ``names`` is the chain of calls that led to it:
+            # six launches from one helper line differ by their callers.
+            names=["%s() at line %d" % (inner.f_code.co_name, outer.f_lineno)
+                   for outer, inner in zip(record.site.snaps[1:], record.site.snaps)],
             finding_ids=list(by_launch.get(record.index, [])),
         )
         nodes.append(launch)
@@ -143,9 +147,10 @@ def to_dot(graph: TapeGraph) -> str:
             where = ""
             if node.location is not None:
                 where = "%s:%d" % (os.path.basename(node.location.path), node.location.line)
+            via = "\nvia " + node.names[0] if node.names else ""
             attrs = {
                 "shape": "box", "style": "rounded,filled", "fillcolor": "#dde6f7",
-                "label": node.label + ("\n" + where if where else ""),
+                "label": node.label + ("\n" + where if where else "") + via,
                 "tooltip": "%s launched at %s" % (node.label, where or "?"),
             }
         else:
