@@ -33,6 +33,8 @@ _ALL = [
     # TW2xx: tape structure (runtime)
     Code("TW201", "requires-grad-chain-break", "warning",
          "A value with a gradient passes through an array allocated without requires_grad"),
+    Code("TW202", "gradients-not-zeroed-between-steps", "warning",
+         "A backward adds to gradients left by the previous one after the parameter changed (no tape.zero())"),
     # TW3xx: static lints (no run)
     Code("TW301", "inplace-multiply-divide-in-kernel", "warning",
          "*= or /= on an array element inside a kernel is not differentiable"),

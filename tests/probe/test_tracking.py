@@ -213,3 +213,29 @@ def test_arrays_without_gradient_that_are_fine(tmp_path, python):
             wp.launch(double, dim=4, inputs=[weights], outputs=[plain])
             wp.launch(masked, dim=4, inputs=[plain, mask], outputs=[c])
         """, python) == []
+
+
+def test_gradients_not_zeroed_between_steps(python):
+    path = EXAMPLES / "missing_tape_zero.py"
+    m = markers(path)
+    result = asyncio.run(run_probe(RunRequest(script=str(path), python=python)))
+    [f] = result.findings
+    assert (f.code, f.location.line, f.count) == ("TW202", m["expect:TW202"][0], 3)  # iterations 2, 3 and 4
+    assert [(r.role, r.location.line) for r in f.related] == [
+        ("previous-backward", m["expect:TW202"][0]), ("reader", m["reader"][0]), ("allocation", m["alloc"][0])]
+
+
+def test_intentional_accumulation_is_not_a_missing_zero(tmp_path, python):
+    """Several backward passes before one step (a tape per window, mini-batches) leave the parameter unchanged."""
+    assert findings(tmp_path, """\
+        for step in range(2):
+            for batch in range(3):
+                out = wp.zeros(4, requires_grad=True)
+                tape = wp.Tape()
+                with tape:
+                    wp.launch(double, dim=4, inputs=[a], outputs=[out])
+                tape.backward(grads={out: wp.ones(4)})
+            wp.launch(double, dim=4, inputs=[a.grad], outputs=[b])  # an update computed from the sum...
+            a.assign(b)                                             # ...applied once per step
+            tape.zero()
+        """, python) == []

@@ -123,6 +123,7 @@ def _run(ns, channel: EventChannel) -> int:
         wp.set_device(device)
 
     from . import graph, hooks  # noqa: PLC0415 (imports Warp internals)
+    from .accumulation import AccumulationCheck  # noqa: PLC0415
     from .localize import Localizer  # noqa: PLC0415
     from .tracker import Tracker  # noqa: PLC0415
 
@@ -131,7 +132,7 @@ def _run(ns, channel: EventChannel) -> int:
     capture = None if ns.no_graph else graph.GraphCapture(wp, tracker, channel.emit)
     localizer = Localizer(wp, tracker, channel.emit, check_launches=ns.check_launches)
     hooks.install(wp, tracker, channel.emit, on_backward=capture.on_backward if capture else None,
-                  localizer=localizer)
+                  localizer=localizer, accumulation=AccumulationCheck(wp, tracker))
     channel.emit(
         "start",
         warp_version=wp.config.version,

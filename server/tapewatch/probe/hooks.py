@@ -27,7 +27,8 @@ from .sites import FrameSnap, Site
 from . import frames
 
 
-def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None, localizer=None) -> None:
+def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None, localizer=None,
+            accumulation=None) -> None:
     ctx = wp._src.context
     tape_cls = wp.Tape
     array_cls = wp.array
@@ -74,6 +75,8 @@ def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None
         if localizer is not None and localizer.busy:
             return orig_backward(self, *args, **kwargs)  # the localizer's own replay
         pending = {}
+        if accumulation is not None:
+            guarded(lambda: accumulation.before(self))
         if localizer is not None:
             guarded(lambda: pending.update(localizer.before_backward(self, args, kwargs)))
         finished = False
@@ -84,6 +87,8 @@ def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None
         finally:
             if finished and localizer is not None:
                 guarded(lambda: localizer.after_backward(self, args, kwargs, orig_backward, pending))
+            if finished and accumulation is not None:
+                guarded(lambda: accumulation.after(self))
             # The graph after the localizer, so that its nodes carry this backward's findings.
             if on_backward is not None:
                 guarded(lambda: on_backward(self))

@@ -1,0 +1,108 @@
+"""TW202: gradients summed across optimizer steps (no ``tape.zero()``).
+
+Warp accumulates into ``.grad``; a training loop must zero the gradients
+between optimizer steps (``tape.zero()``, or ``tape.reset()``).  The
+signature of the bug, seen at a ``backward()``: a parameter's gradient is
+exactly what the previous backward left (nobody zeroed it) while the
+parameter itself has changed since (an optimizer step).  Intentional
+accumulation, several backward passes before one step (mini-batches, a tape
+per window), leaves the parameter unchanged and is not reported.
+
+Parameters are the tape's leaves: float arrays with ``requires_grad`` that
+its launches read and never write.  Each check is two float64 sums per
+leaf; leaves larger than ``MAX_ELEMENTS`` are skipped to bound the cost.
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from .. import codes
+from ..model import Finding, Related
+from .sites import Site
+
+MAX_ELEMENTS = 1 << 22
+
+
+class AccumulationCheck:
+    def __init__(self, wp, tracker):
+        self.wp = wp
+        self.tracker = tracker
+
+    def before(self, tape) -> None:
+        site = None
+        for arr, record, i in self._leaves(tape):
+            mark = arr.__dict__.get("_tw_grad_mark")
+            if mark is None:
+                continue
+            grad_sum, value_sum, previous = mark
+            g = _sum(arr.grad)
+            if g != 0.0 and g == grad_sum and _sum(arr) != value_sum:
+                site = site or Site.here()
+                self._report(arr, record, i, site, previous)
+
+    def after(self, tape) -> None:
+        site = Site.here()
+        where = site.location((".backward", "backward"))
+        for arr, _, _ in self._leaves(tape):
+            arr.__dict__["_tw_grad_mark"] = (_sum(arr.grad), _sum(arr), where)
+
+    def _leaves(self, tape) -> list:
+        state = tape.__dict__.get("_tw_state")
+        if state is None:
+            return []
+        written = {id(r.args[j]) for r in state.launches for j in r.writes}
+        seen, out = set(), []
+        for record in state.launches:
+            for i in record.reads:
+                arr = record.args[i]
+                if id(arr) in seen or id(arr) in written:
+                    continue
+                seen.add(id(arr))
+                if (self.tracker._differentiable(arr) and getattr(arr, "grad", None) is not None
+                        and getattr(arr, "size", 0) <= MAX_ELEMENTS):
+                    out.append((arr, record, i))
+        return out
+
+    def _report(self, arr, record, i, site: Site, previous) -> None:
+        what = record.arg_name(i) or record.arg_label(i)
+        key = ("TW202", what, site.key())
+        finding = self.tracker.findings.get(key)
+        if finding is not None:
+            finding.count += 1
+            return
+        related: List[Related] = []
+        if previous is not None:
+            related.append(Related(previous, "the previous backward, whose gradient is still in `%s.grad`" % what,
+                                   "previous-backward"))
+        launch = record.location()
+        if launch is not None:
+            related.append(Related(launch, "`%s` reads `%s` here" % (record.kernel_name, what), "reader"))
+        alloc = _alloc(arr)
+        if alloc is not None:
+            related.append(Related(alloc, "`%s` allocated here" % what, "allocation"))
+        message = (
+            "`%s.grad` still holds the previous backward's gradient, but `%s` changed since (an optimizer step): "
+            "this backward adds to it, so the optimizer sees the sum over iterations. Zero the gradients between "
+            "steps (tape.zero())." % (what, what)
+        )
+        self.tracker._add(key, Finding(
+            code="TW202", message=message, location=site.location((".backward", "backward")),
+            severity=codes.severity("TW202"), related=related, data={"array": what},
+        ), arr=arr)
+
+
+def _sum(arr) -> float:
+    import numpy as np  # noqa: PLC0415
+
+    try:
+        return float(np.sum(arr.numpy(), dtype=np.float64))
+    except Exception:  # an array NumPy cannot view: never a match
+        return float("nan")
+
+
+def _alloc(arr):
+    from .tracker import alloc_site  # noqa: PLC0415
+
+    site = alloc_site(arr)
+    return site.location() if site is not None else None
