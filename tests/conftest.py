@@ -37,6 +37,12 @@ else:
                                      marks=pytest.mark.skip(reason="no Warp 1.14 venv; run scripts/test")))
 
 
+@pytest.fixture(params=WARP_PYTHONS)
+def python(request):
+    """The interpreter that runs the probe: each test runs under the newest and the oldest Warp."""
+    return request.param
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _private_kernel_cache(tmp_path_factory):
     """Keep Warp's kernel cache of test runs out of the user's cache folder."""

@@ -9,16 +9,11 @@ import shutil
 
 import pytest
 
-from conftest import EXAMPLES, WARP_PYTHONS, markers
+from conftest import EXAMPLES, markers
 from tapewatch.harness.discover import discover
 from tapewatch.harness.generate import generate, harness_form
 from tapewatch.harness.writer import find_harness
 from tapewatch.runner import RunRequest, run_probe
-
-
-@pytest.fixture(params=WARP_PYTHONS)
-def python(request):
-    return request.param
 
 
 def harness_result(tmp_path, example, python):

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 
-from conftest import EXAMPLES, WARP_PYTHONS, line_of, markers
+from conftest import EXAMPLES, line_of, markers
 from tapewatch.runner import RunRequest, run_probe
 
 
@@ -17,11 +16,6 @@ def run(example: str, python: str, **kw):
 
 def related(finding, role):
     return [(r.location.path, r.location.line) for r in finding.related if r.role == role]
-
-
-@pytest.fixture(params=WARP_PYTHONS)
-def python(request):
-    return request.param
 
 
 def test_pingpong_helper(python):

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import EXAMPLES, WARP_PYTHONS, markers
+from conftest import EXAMPLES, markers
 from tapewatch.runner import RunRequest, run_probe
 
 LOCALIZATION = {"TW403", "TW404", "TW405"}
@@ -37,11 +37,6 @@ def related(finding, role):
 
 def lines_of(path: Path, marker: str):
     return [n for n, line in enumerate(path.read_text().splitlines(), start=1) if marker in line]
-
-
-@pytest.fixture(params=WARP_PYTHONS)
-def python(request):
-    return request.param
 
 
 # ------------------------------------------------------------------ examples

@@ -6,9 +6,8 @@ from __future__ import annotations
 import asyncio
 import textwrap
 
-import pytest
 
-from conftest import EXAMPLES, WARP_PYTHONS, line_of, markers
+from conftest import EXAMPLES, line_of, markers
 from tapewatch.runner import RunRequest, run_probe
 
 PRELUDE = """\
@@ -44,11 +43,6 @@ def findings(tmp_path, body, python):
     assert result.outcome == "ok", result.findings
     offset = PRELUDE.count("\n")
     return [(f.code, f.location.line - offset, f.data.get("array")) for f in result.findings]
-
-
-@pytest.fixture(params=WARP_PYTHONS)
-def python(request):
-    return request.param
 
 
 def test_writes_warp_tracks_less(tmp_path, python):

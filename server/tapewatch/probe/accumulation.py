@@ -20,6 +20,7 @@ from typing import List
 from .. import codes
 from ..model import Finding, Related
 from .sites import Site
+from .tracker import allocation_related
 
 MAX_ELEMENTS = 1 << 22
 
@@ -78,9 +79,7 @@ class AccumulationCheck:
         launch = record.location()
         if launch is not None:
             related.append(Related(launch, "`%s` reads `%s` here" % (record.kernel_name, what), "reader"))
-        alloc = _alloc(arr)
-        if alloc is not None:
-            related.append(Related(alloc, "`%s` allocated here" % what, "allocation"))
+        related.extend(allocation_related(arr, what))
         message = (
             "`%s.grad` still holds the previous backward's gradient, but `%s` changed since (an optimizer step): "
             "this backward adds to it, so the optimizer sees the sum over iterations. Zero the gradients between "
@@ -99,10 +98,3 @@ def _sum(arr) -> float:
         return float(np.sum(arr.numpy(), dtype=np.float64))
     except Exception:  # an array NumPy cannot view: never a match
         return float("nan")
-
-
-def _alloc(arr):
-    from .tracker import alloc_site  # noqa: PLC0415
-
-    site = alloc_site(arr)
-    return site.location() if site is not None else None

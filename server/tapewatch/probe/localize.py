@@ -37,7 +37,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from .. import codes
 from ..model import Finding, Location, Related
 from .sites import Site, def_location
-from .tracker import _allocation_related, _caller_chain
+from .tracker import _caller_chain, allocation_related
 
 # -- cost bounds ------------------------------------------------------------
 # The finite check after each backward reads every gradient array once.  A
@@ -384,7 +384,7 @@ class Localizer:
                 related.append(Related(kdef, "kernel `%s` whose adjoint produced %s" % (kernel.key, kinds), "kernel"))
             for name, arr in zip(names, fwd_arrays):
                 if arr is not None:
-                    related.extend(_allocation_related(arr, name))
+                    related.extend(allocation_related(arr, name))
             if record is not None:
                 related.extend(_caller_chain(record.site))
             data.update({"kernel": kernel.key, "arrays": names, "arguments": labels, "forward_nonfinite": upstream,

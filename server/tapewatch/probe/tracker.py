@@ -236,11 +236,8 @@ class Tracker:
         if reader_loc is not None:
             related.append(Related(reader_loc, "`%s` reads `%s` here (argument `%s`)"
                                    % (reader.kernel_name, what, reader.arg_label(read_arg)), "reader"))
-        if site is not None:
-            for outer, inner in zip(site.snaps[1:], site.snaps):
-                related.append(Related(outer.location((inner.f_code.co_name,)),
-                                       "`%s()` called from here for that allocation" % _called_name(outer, inner),
-                                       "allocation-caller"))
+        # The allocation is the primary location; its callers are related.
+        related.extend(allocation_related(arr, what)[1:])
         self._add(key, Finding(
             code="TW201", message=message, location=primary, severity=codes.severity("TW201"), related=related,
             data={"array": what, "upstream": upstream, "writer_kernel": writer.kernel_name,
@@ -353,7 +350,7 @@ class Tracker:
                 related.append(Related(kdef, "kernel `%s` that writes `%s`" % (op, arg), "kernel"))
         if reader_def is not None and getattr(reader.kernel, "func", None) is not getattr(kernel, "func", None):
             related.append(Related(reader_def, "kernel `%s` that read it" % reader.kernel_name, "reader-kernel"))
-        related.extend(_allocation_related(arr, what))
+        related.extend(allocation_related(arr, what))
         related.extend(_caller_chain(site))
         self._add(key, Finding(
             code=code, message=message, location=primary, severity=codes.severity(code), related=related,
@@ -421,7 +418,7 @@ class Tracker:
             kdef = def_location(getattr(record.kernel, "func", None))
             if kdef is not None:
                 related.append(Related(kdef, "kernel `%s`" % record.kernel_name, "kernel"))
-            related.extend(_allocation_related(arr, what))
+            related.extend(allocation_related(arr, what))
             related.extend(_caller_chain(record.site))
             message = (
                 "`%s` is passed to `%s` as `%s`, which it reads, and as `%s`, which it writes: "
@@ -482,7 +479,7 @@ def alloc_site(arr) -> Optional[Site]:
     return None
 
 
-def _allocation_related(arr, what: str) -> List[Related]:
+def allocation_related(arr, what: str) -> List[Related]:
     site = alloc_site(arr)
     if site is None:
         return []
