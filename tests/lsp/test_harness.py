@@ -54,5 +54,7 @@ async def test_generate_harness_from_the_backward_line_and_run_it(client, tmp_pa
     diags = run_diagnostics(client, uri)
     codes = sorted((d.code, d.range.start.line + 1) for d in diags)
     param_line = next(i for i, line in enumerate(lines, 1) if "drag_coefficient = wp.array" in line)
-    assert codes == [("TW401", param_line), ("TW401", backward + 1)]
-    assert all("AD 0 vs FD" in d.message for d in diags)
+    forces_line = next(i for i, line in enumerate(lines, 1) if line.startswith("forces = wp.zeros"))
+    # The probe points at the cause (TW201), the harness measures the damage (TW401).
+    assert codes == [("TW201", forces_line), ("TW401", param_line), ("TW401", backward + 1)]
+    assert all("AD 0 vs FD" in d.message for d in diags if d.code == "TW401")
