@@ -58,3 +58,21 @@ async def test_generate_harness_from_the_backward_line_and_run_it(client, tmp_pa
     # The probe points at the cause (TW201), the harness measures the damage (TW401).
     assert codes == [("TW201", forces_line), ("TW401", param_line), ("TW401", backward + 1)]
     assert all("AD 0 vs FD" in d.message for d in diags if d.code == "TW401")
+
+
+@pytest.mark.timeout(120)
+async def test_per_launch_adjoint_check_during_verification(lsp):
+    """TW404 comes with runVerification by default; the checkLaunches setting turns it off."""
+    from .lsp_helpers import initialize, markers
+
+    await initialize(lsp, {})
+    path = EXAMPLES / "wrong_custom_adjoint.py"
+    uri = open_doc(lsp, path)
+    await run(lsp, uri)
+    assert [(d.code, d.range.start.line + 1) for d in run_diagnostics(lsp, uri)] == [
+        ("TW404", markers(path)["expect:TW404"][0])]
+
+    lsp.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"tapewatch": {"checkLaunches": False}}))
+    await run(lsp, uri)
+    assert run_diagnostics(lsp, uri) == []

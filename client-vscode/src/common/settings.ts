@@ -9,7 +9,7 @@
 export const SECTION = 'tapewatch';
 
 /** The keys of the section (package.json `contributes.configuration`, docs/protocol.md). */
-export const SETTING_KEYS = ['interpreter', 'device', 'timeout', 'cwd', 'args', 'env', 'runOnSave', 'lint'] as const;
+export const SETTING_KEYS = ['interpreter', 'device', 'timeout', 'cwd', 'args', 'env', 'runOnSave', 'lint', 'checkLaunches'] as const;
 
 /** Settings whose change needs a new server process (they pick its interpreter). */
 export const RESTART_KEYS = ['interpreter'] as const;
@@ -24,6 +24,7 @@ export interface ServerSettings {
   env?: Record<string, string>;
   runOnSave?: boolean;
   lint?: boolean;
+  checkLaunches?: boolean;
 }
 
 /** The raw values of the section as VS Code returns them (anything, really). */
@@ -157,7 +158,7 @@ export function resolveSettings(raw: RawSettings, ctx: SettingsContext): Resolve
     bad('env', 'expected an object of strings');
   }
 
-  for (const key of ['runOnSave', 'lint'] as const) {
+  for (const key of ['runOnSave', 'lint', 'checkLaunches'] as const) {
     const value = raw[key];
     if (typeof value === 'boolean') {
       settings[key] = value;

@@ -184,7 +184,7 @@ class RunsFeature(Feature):
         settings, folder = settings_feature.for_path(run.path)  # type: ignore[union-attr]
         req = RunRequest(script=run.path, python=settings.interpreter, device=settings.device,
                          timeout=settings.timeout, cwd=settings.cwd, args=list(settings.args),
-                         env=dict(settings.env))
+                         env=dict(settings.env), check_launches=settings.check_launches)
         name = os.path.basename(run.path)
         if req.cwd and not os.path.isdir(req.cwd):
             self.server.show("Tapewatch settings: tapewatch.cwd: %s is not a folder; using the script's folder"

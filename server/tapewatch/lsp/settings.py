@@ -38,6 +38,9 @@ class Settings:
     env: Dict[str, str] = field(default_factory=dict)
     run_on_save: bool = False
     lint: bool = True
+    # The per-launch adjoint check (TW404) during runVerification: cheap on a
+    # reduced repro (time-bounded in the probe), and the point of a run.
+    check_launches: bool = True
 
 
 def unwrap(options: Any) -> Dict[str, Any]:
@@ -118,7 +121,7 @@ def parse(raw: Dict[str, Any], folder: Optional[str] = None) -> Tuple[Settings, 
     elif value is not None:
         bad("env", "expected an object of strings")
 
-    for key, attr in (("runOnSave", "run_on_save"), ("lint", "lint")):
+    for key, attr in (("runOnSave", "run_on_save"), ("lint", "lint"), ("checkLaunches", "check_launches")):
         value = raw.get(key)
         if isinstance(value, bool):
             out[attr] = value
