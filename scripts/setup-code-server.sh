@@ -3,9 +3,9 @@
 # end-to-end test (tests/vscode-e2e), idempotently, under .cache/code-server/.
 # Prints the path of the code-server launcher on stdout; everything else on stderr.
 #
-# A plain `npm install code-server` cannot work here (see /work/shared/VSCODE-E2E.md):
-# its postinstall refuses root and @vscode/ripgrep downloads a binary from
-# GitHub. So: install with --ignore-scripts, then do by hand what the
+# A plain `npm install code-server` cannot work on a machine that reaches only
+# the package registries, as root: its postinstall refuses root and
+# @vscode/ripgrep downloads a binary from GitHub. So: install with --ignore-scripts, then do by hand what the
 # postinstall would (nested installs, native rebuilds, links), with Debian's rg.
 # 4.100.3 (VS Code 1.100) is the newest code-server whose engines.node is 20.
 #
