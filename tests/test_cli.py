@@ -46,7 +46,8 @@ def test_sarif_2_1_0():
     doc = json.loads(proc.stdout)
     assert doc["version"] == "2.1.0"
     run = doc["runs"][0]
-    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["TW104"]
+    [rule] = run["tool"]["driver"]["rules"]
+    assert rule["id"] == "TW104" and "## What it does" in rule["help"]["markdown"]
     [res] = run["results"]
     region = res["locations"][0]["physicalLocation"]["region"]
     assert res["ruleId"] == "TW104" and region["startLine"] == markers(EXAMPLES / "intra_kernel.py")["expect:TW104"][0]

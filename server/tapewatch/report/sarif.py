@@ -32,6 +32,17 @@ def _physical(loc: Location, base: Optional[str]) -> dict:
     return {"physicalLocation": {"artifactLocation": _artifact(loc, base), "region": region}}
 
 
+def _doc_page(code: str) -> Optional[str]:
+    base = codes.docs_dir()
+    if base is None:
+        return None
+    try:
+        with open(os.path.join(base, code + ".md"), encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
 def to_sarif(result: RunResult, base: Optional[str] = None) -> str:
     used = sorted({f.code for f in result.findings})
     rules = []
@@ -43,9 +54,11 @@ def to_sarif(result: RunResult, base: Optional[str] = None) -> str:
             "shortDescription": {"text": c.title},
             "defaultConfiguration": {"level": _LEVEL[c.severity]},
         }
-        uri = codes.doc_uri(code)
-        if uri:
-            rule["helpUri"] = uri
+        page = _doc_page(code)
+        if page:
+            # The page itself: code scanning shows it beside the alert (a
+            # file:// link would point into the machine that ran the check).
+            rule["help"] = {"text": c.title, "markdown": page}
         rules.append(rule)
     results = []
     for f in result.findings:
