@@ -34,24 +34,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../webview/chromium';
 
 const ROOT = path.join(__dirname, '..', '..');
 const CODE_SERVER = process.env.CODE_SERVER || path.join(ROOT, '.cache', 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 const VSIX = path.resolve(ROOT, process.env.TAPEWATCH_VSIX || 'dist/tapewatch.vsix');
 const PYTHON = path.resolve(ROOT, process.env.TAPEWATCH_TEST_PYTHON || '.venv/bin/python');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const ARTIFACTS = path.join(ROOT, '.cache', 'e2e-artifacts');
 const SHOTS = path.resolve(ROOT, process.env.TAPEWATCH_E2E_SCREENSHOTS || ARTIFACTS);
 const EXAMPLE = path.join(ROOT, 'examples', 'pingpong_helper.py');
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Timeouts (ms). The Warp run itself takes 3-10 s on a CPU; the first one also compiles kernels. */
 const T = {

@@ -21,20 +21,11 @@ import { graphPageHtml, makeNonce } from '../../client-vscode/src/graph/html';
 import type { GraphMessage, WebviewToHost } from '../../client-vscode/shared/messages';
 import { parseTapeGraphResult, type TapeGraph, type TapeGraphResult } from '../../client-vscode/shared/protocol';
 import { FIXTURE_PATH, loadFixture } from '../../client-vscode/test/fixture';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
 
 const ROOT = path.join(__dirname, '..', '..');
 const WEBVIEW_OUT = path.join(ROOT, 'client-vscode', 'out', 'webview');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SCREENSHOT = path.resolve(ROOT, process.env.TAPEWATCH_SCREENSHOT || 'client-vscode/out/test/webview-graph.png');
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const EVIL = '<img src=x onerror=alert(1)>';
 
