@@ -86,6 +86,15 @@ def severity(code: str) -> str:
     return CODES[code].severity
 
 
+def tool_finding(code: str, message: str, location=None, **data):
+    """A one-of-a-kind finding (a run outcome, a harness that cannot run):
+    severity from the catalogue, the code as its id."""
+    from .model import Finding
+
+    return Finding(code=code, message=message, location=location, severity=severity(code), id=code.lower(),
+                   data=data)
+
+
 def docs_dir() -> Optional[str]:
     """Where the catalogue pages live: $TAPEWATCH_DOCS, a source checkout, or the bundled copy."""
     env = os.environ.get("TAPEWATCH_DOCS")

@@ -162,7 +162,7 @@ async def run_probe(
     result = RunResult(script=os.path.abspath(req.script), device=req.device, python=req.python)
     started = time.perf_counter()
     if not os.path.isfile(req.script):
-        result.findings.append(_tool_finding("TW909", "Script not found: %s" % req.script))
+        result.findings.append(codes.tool_finding("TW909", "Script not found: %s" % req.script))
         result.outcome = "script-not-found"
         return result
     read_fd, write_fd = os.pipe()
@@ -180,7 +180,7 @@ async def run_probe(
     except (OSError, ValueError) as exc:
         os.close(read_fd)
         os.close(write_fd)
-        result.findings.append(_tool_finding(
+        result.findings.append(codes.tool_finding(
             "TW908", "Cannot start the interpreter `%s`: %s" % (req.python, exc), interpreter=req.python))
         result.outcome = "interpreter-unusable"
         return result
@@ -199,7 +199,7 @@ async def run_probe(
         _kill_tree(proc)
         await proc.wait()
         result.outcome = "timeout"
-        result.findings.append(_tool_finding(
+        result.findings.append(codes.tool_finding(
             "TW905", "The run did not finish within %gs and was stopped (the whole process tree was killed). "
             "Raise the timeout or shorten the repro." % req.timeout, location=Location(result.script, 1, 1)))
     except asyncio.CancelledError:
@@ -300,13 +300,13 @@ class _EventCollector:
     def finish(self, returncode: Optional[int], stderr_tail: str) -> None:
         r = self.result
         if self.garbage:
-            r.findings.append(_tool_finding(
+            r.findings.append(codes.tool_finding(
                 "TW907", "%d unreadable line(s) arrived on the event channel (first: %r); they were ignored."
                 % (self.garbage, self.garbage_sample)))
         if not self.ended and r.outcome not in ("timeout", "cancelled"):
             r.outcome = "crashed"
             tail = stderr_tail.strip().splitlines()[-12:]
-            r.findings.append(_tool_finding(
+            r.findings.append(codes.tool_finding(
                 "TW906", "The run ended (exit status %s) without a result from the probe. Last output:\n%s"
                 % (returncode, "\n".join(tail) or "(none)"), location=Location(r.script, 1, 1),
                 stderr=stderr_tail[-4000:]))
@@ -361,11 +361,6 @@ def _kill_tree(proc) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError):
         proc.kill()
-
-
-def _tool_finding(code: str, message: str, location: Optional[Location] = None, **data) -> Finding:
-    return Finding(code=code, message=message, location=location, severity=codes.severity(code),
-                   id=code.lower(), data=data)
 
 
 async def list_devices(python: str, timeout: float = 60.0) -> dict:

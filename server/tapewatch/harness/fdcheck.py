@@ -288,8 +288,8 @@ def _missing(parameters, loss) -> str:
 
 
 def _fail(channel, harness_file, message: str) -> int:
-    finding = Finding(code="TW406", message="The FD harness cannot run: " + message, severity=codes.severity("TW406"),
-                      location=Location(os.path.abspath(harness_file), 1, 1), id="tw406")
+    finding = codes.tool_finding("TW406", "The FD harness cannot run: " + message,
+                                 Location(os.path.abspath(harness_file), 1, 1))
     channel.emit("finding", finding=finding.to_json())
     sys.stderr.write("tapewatch harness: %s\n" % finding.message)
     return 2

@@ -16,6 +16,7 @@ import runpy
 import sys
 import time
 
+from .. import codes
 from . import frames, outcomes
 from .channel import EventChannel
 
@@ -44,7 +45,7 @@ def import_warp(channel: EventChannel):
     try:
         import warp as wp  # noqa: PLC0415
     except Exception as exc:  # ImportError, or a broken install
-        finding = outcomes.tool_error(
+        finding = codes.tool_finding(
             "TW903",
             "Warp cannot be imported in %s (%s: %s). Install it there with `%s -m pip install warp-lang`, "
             "or choose an interpreter that has it." % (sys.executable, type(exc).__name__, exc, sys.executable),
@@ -78,7 +79,7 @@ def _run(ns, channel: EventChannel) -> int:
 
     script = os.path.abspath(ns.script) if ns.script else None
     if script is None or not os.path.isfile(script):
-        finding = outcomes.tool_error("TW909", "Script not found: %s" % (ns.script or "(none given)"))
+        finding = codes.tool_finding("TW909", "Script not found: %s" % (ns.script or "(none given)"))
         channel.emit("finding", finding=finding.to_json())
         channel.emit("end", status=EXIT_TOOL_ERROR, outcome="script-not-found")
         return EXIT_TOOL_ERROR
@@ -91,12 +92,12 @@ def _run(ns, channel: EventChannel) -> int:
         channel.emit("end", status=1, outcome="syntax-error")
         return 1
     except OSError as exc:
-        finding = outcomes.tool_error("TW909", "The script cannot be read: %s" % exc)
+        finding = codes.tool_finding("TW909", "The script cannot be read: %s" % exc)
         channel.emit("finding", finding=finding.to_json())
         channel.emit("end", status=EXIT_TOOL_ERROR, outcome="script-not-found")
         return EXIT_TOOL_ERROR
     except (ValueError, UnicodeDecodeError) as exc:
-        finding = outcomes.tool_error("TW902", "The script cannot be compiled: %s" % exc,
+        finding = codes.tool_finding("TW902", "The script cannot be compiled: %s" % exc,
                                       location=_loc(script))
         channel.emit("finding", finding=finding.to_json())
         channel.emit("end", status=1, outcome="syntax-error")
@@ -111,7 +112,7 @@ def _run(ns, channel: EventChannel) -> int:
             wp.get_device(device)
         except Exception as exc:
             available = [str(d) for d in wp.get_devices()]
-            finding = outcomes.tool_error(
+            finding = codes.tool_finding(
                 "TW904",
                 "Device `%s` is not available here (%s). Available: %s."
                 % (device, exc, ", ".join(available) or "none"),

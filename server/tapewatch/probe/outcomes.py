@@ -58,11 +58,6 @@ def user_traceback(exc: BaseException) -> str:
     return "".join(traceback.format_exception(type(exc), exc, tb))
 
 
-def tool_error(code: str, message: str, location: Optional[Location] = None, **data) -> Finding:
-    return Finding(code=code, message=message, location=location, severity=codes.severity(code), id=code.lower(),
-                   data=data)
-
-
 def print_user_traceback(exc: BaseException) -> None:
     sys.stderr.write(user_traceback(exc))
     sys.stderr.flush()
