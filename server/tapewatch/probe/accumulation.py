@@ -30,9 +30,11 @@ class AccumulationCheck:
         self.wp = wp
         self.tracker = tracker
 
-    def before(self, tape) -> None:
+    def before(self, tape) -> list:
+        """Check the tape's parameters; returns them for ``after`` (backward adds no launch)."""
         site = None
-        for arr, record, i in self._leaves(tape):
+        leaves = self._leaves(tape)
+        for arr, record, i in leaves:
             mark = arr.__dict__.get("_tw_grad_mark")
             if mark is None:
                 continue
@@ -41,11 +43,11 @@ class AccumulationCheck:
             if g != 0.0 and g == grad_sum and _sum(arr) != value_sum:
                 site = site or Site.here()
                 self._report(arr, record, i, site, previous)
+        return leaves
 
-    def after(self, tape) -> None:
-        site = Site.here()
-        where = site.location((".backward", "backward"))
-        for arr, _, _ in self._leaves(tape):
+    def after(self, leaves: list) -> None:
+        where = Site.here().location((".backward", "backward"))
+        for arr, _, _ in leaves:
             arr.__dict__["_tw_grad_mark"] = (_sum(arr.grad), _sum(arr), where)
 
     def _leaves(self, tape) -> list:

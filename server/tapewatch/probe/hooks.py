@@ -75,8 +75,9 @@ def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None
         if localizer is not None and localizer.busy:
             return orig_backward(self, *args, **kwargs)  # the localizer's own replay
         pending = {}
+        leaves = []
         if accumulation is not None:
-            guarded(lambda: accumulation.before(self))
+            guarded(lambda: leaves.extend(accumulation.before(self)))
         if localizer is not None:
             guarded(lambda: pending.update(localizer.before_backward(self, args, kwargs)))
         finished = False
@@ -88,7 +89,7 @@ def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None
             if finished and localizer is not None:
                 guarded(lambda: localizer.after_backward(self, args, kwargs, orig_backward, pending))
             if finished and accumulation is not None:
-                guarded(lambda: accumulation.after(self))
+                guarded(lambda: accumulation.after(leaves))
             # The graph after the localizer, so that its nodes carry this backward's findings.
             if on_backward is not None:
                 guarded(lambda: on_backward(self))
