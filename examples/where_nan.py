@@ -36,7 +36,7 @@ def integrate(
 def contact_energy(x: wp.array(dtype=wp.vec2), k: float, energy: wp.array(dtype=float)):
     i = wp.tid()
     s = k * (0.0 - x[i][1])  # scaled penetration depth below the floor y = 0
-    soft = wp.where(s > 20.0, s, wp.log(1.0 + wp.exp(s)))  # overflow "guard"
+    soft = wp.where(s > 20.0, s, wp.log(1.0 + wp.exp(s)))  # overflow "guard"  # expect: TW403
     wp.atomic_add(energy, 0, soft / k)
 
 
@@ -53,7 +53,7 @@ with tape:
         wp.launch(integrate, dim=N, inputs=[x, v, DT], outputs=[x_next, v_next])
         x, v = x_next, v_next
     energy = wp.zeros(1, dtype=float, requires_grad=True)
-    wp.launch(contact_energy, dim=N, inputs=[x, STIFFNESS], outputs=[energy])  # expect: TW403
+    wp.launch(contact_energy, dim=N, inputs=[x, STIFFNESS], outputs=[energy])  # launch
 tape.backward(energy)
 
 print("contact energy", energy.numpy()[0])

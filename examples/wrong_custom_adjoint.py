@@ -7,7 +7,9 @@ forgets the chain rule through the square root: the derivative is
 The forward pass and the loss are right; every gradient with respect to the
 controls is off, more so the larger the control.  Nothing crashes and
 nothing is NaN: only a per-launch check against finite differences
-(``tapewatch check --check-launches``) points at the launch.
+(``tapewatch check --check-launches``) finds the launch, and then checks
+the custom adjoint on its own against finite differences of ``soft_clamp``:
+the finding sits on the ``wp.adjoint[u]`` line.
 
 Fix: ``wp.adjoint[u] += adj_ret * limit * limit * limit / (s * wp.sqrt(s))``.
 """
@@ -29,7 +31,7 @@ def soft_clamp(u: float, limit: float):
 @wp.func_grad(soft_clamp)
 def adj_soft_clamp(u: float, limit: float, adj_ret: float):
     s = limit * limit + u * u
-    wp.adjoint[u] += adj_ret * limit / wp.sqrt(s)  # wrong: misses the (limit^2 / s) factor
+    wp.adjoint[u] += adj_ret * limit / wp.sqrt(s)  # wrong: misses the (limit^2 / s) factor  # expect: TW404
 
 
 @wp.kernel
@@ -62,7 +64,7 @@ loss = wp.zeros(1, dtype=float, requires_grad=True)
 tape = wp.Tape()
 with tape:
     force = wp.zeros(N, dtype=float, requires_grad=True)
-    wp.launch(actuate, dim=N, inputs=[controls, LIMIT], outputs=[force])  # expect: TW404
+    wp.launch(actuate, dim=N, inputs=[controls, LIMIT], outputs=[force])  # launch
     x, v = x0, v0
     for _ in range(STEPS):
         x_next = wp.zeros(N, dtype=float, requires_grad=True)

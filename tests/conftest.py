@@ -43,6 +43,26 @@ def python(request):
     return request.param
 
 
+@pytest.fixture(autouse=True)
+def _no_internal_errors(tmp_path_factory, request):
+    """Every test that runs the probe fails on an internal error inside Tapewatch (TW910).
+
+    The probe appends each internal error's traceback to the file named by
+    ``TAPEWATCH_PROBE_ERROR_LOG`` (inherited by every probe a test starts,
+    through the CLI and the language server too). Tests that provoke one on
+    purpose say so with ``@pytest.mark.internal_error``.
+    """
+    log = tmp_path_factory.getbasetemp() / ("probe-errors-%s.log" % os.getpid())
+    os.environ["TAPEWATCH_PROBE_ERROR_LOG"] = str(log)
+    before = log.stat().st_size if log.exists() else 0
+    yield
+    if log.exists() and log.stat().st_size > before and not request.node.get_closest_marker("internal_error"):
+        with open(log, encoding="utf-8") as f:
+            f.seek(before)
+            text = f.read()
+        pytest.fail("internal error inside the probe during this test:\n" + text[-4000:], pytrace=False)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _private_kernel_cache(tmp_path_factory):
     """Keep Warp's kernel cache of test runs out of the user's cache folder."""
@@ -53,7 +73,7 @@ def markers(path: Path) -> dict:
     """``# expect: TW101`` / ``# reader`` / ``# alloc: x`` ... comments → {marker: [lines]}."""
     out: dict = {}
     for number, line in enumerate(path.read_text().splitlines(), start=1):
-        m = re.search(r"#\s*(expect|reader|alloc|caller|compiled-by|backward)\b:?\s*(\S*)", line)
+        m = re.search(r"#\s*(expect|reader|alloc|caller|compiled-by|backward|launch)\b:?\s*(\S*)", line)
         if m:
             key = m.group(1) if m.group(1) != "expect" else "expect:" + m.group(2)
             out.setdefault(key, []).append(number)

@@ -30,6 +30,10 @@ _ALL = [
          "A kernel writes an array argument after reading it"),
     Code("TW105", "launch-aliases-read-and-written-argument", "warning",
          "One launch passes the same array to an argument it reads and one it writes"),
+    Code("TW106", "write-between-recording-and-backward", "warning",
+         "An array the tape read is written after recording and before that tape's backward()"),
+    Code("TW107", "warp-stale-read-flag", "information",
+         "Warp's tracker warns about a read made on another tape: no gradient is affected"),
     # TW2xx: tape structure (runtime)
     Code("TW201", "requires-grad-chain-break", "warning",
          "A value with a gradient passes through an array allocated without requires_grad"),
@@ -63,6 +67,8 @@ _ALL = [
          "A launch of a kernel built with enable_backward=False is on a differentiated tape"),
     Code("TW406", "harness-incomplete", "error",
          "The FD harness cannot run until a value the script's structure does not give is filled in"),
+    Code("TW407", "forward-diverged", "information",
+         "The forward pass produced NaN/Inf before any gradient: a diverging simulation, not a gradient bug"),
     # TW9xx: the tool could not do its job
     Code("TW901", "script-raised", "error", "The script raised an exception"),
     Code("TW902", "script-syntax-error", "error", "The script is not valid Python"),
@@ -73,6 +79,8 @@ _ALL = [
     Code("TW907", "event-channel-garbage", "warning", "Unreadable data arrived on the event channel"),
     Code("TW908", "interpreter-unusable", "error", "The chosen Python interpreter cannot be started"),
     Code("TW909", "script-not-found", "error", "The script does not exist or cannot be read"),
+    Code("TW910", "internal-error", "warning",
+         "Something inside Tapewatch failed during the run: results may be incomplete"),
 ]
 
 CODES: Dict[str, Code] = {c.code: c for c in _ALL}

@@ -58,6 +58,14 @@ class RunResult:
     exit_code: Optional[int] = None
     outcome: str = "ok"  # ok, raised, syntax-error, timeout, cancelled, crashed, ...
     stderr_tail: str = ""
+    # With per-launch checks: how many launches were checked, passed, failed, inconclusive,
+    # skipped, and why each skip happened.
+    launch_checks: Optional[dict] = None
+
+    @property
+    def incomplete(self) -> bool:
+        """Something inside Tapewatch failed (TW910): the findings may not be all there is."""
+        return any(f.code == "TW910" for f in self.findings)
 
     @property
     def tool_failed(self) -> bool:
@@ -93,6 +101,8 @@ class RunResult:
             "counts": self.counts(),
             "findings": len(self.findings),
             "tapes": len(self.tapes),
+            "incomplete": self.incomplete,
+            "launch_checks": self.launch_checks,
         }
 
 
@@ -294,8 +304,10 @@ class _EventCollector:
             self.ended = True
             if r.outcome == "ok":
                 r.outcome = str(event.get("outcome", "ok"))
-        elif kind == "probe_error":
+        elif kind == "probe_error":  # a probe older than the TW910 findings
             self.probe_errors.append(str(event.get("message", "")))
+        elif kind == "launch_checks":
+            r.launch_checks = {k: v for k, v in event.items() if k != "event"}
 
     def finish(self, returncode: Optional[int], stderr_tail: str) -> None:
         r = self.result
@@ -310,8 +322,12 @@ class _EventCollector:
                 "TW906", "The run ended (exit status %s) without a result from the probe. Last output:\n%s"
                 % (returncode, "\n".join(tail) or "(none)"), location=Location(r.script, 1, 1),
                 stderr=stderr_tail[-4000:]))
-        if self.probe_errors:
-            r.features["probe_errors"] = len(self.probe_errors)  # kept visible, never fatal
+        for n, text in enumerate(self.probe_errors, start=1):
+            finding = codes.tool_finding(
+                "TW910", "Internal error in Tapewatch: results may be incomplete. %s"
+                % (text.strip().splitlines() or [""])[-1], traceback=text)
+            finding.id = "tw910-event-%d" % n
+            r.findings.append(finding)
 
 
 async def _read_events(fd: int, collector: _EventCollector) -> None:

@@ -36,13 +36,18 @@ c = wp.zeros(4, requires_grad=True)
 """
 
 
-def findings(tmp_path, body, python):
+def findings(tmp_path, body, python, stale_flags=False):
+    """(code, line in ``body``, array) of each finding; Warp's stale-flag notes (TW107) only on request."""
     path = tmp_path / "prog.py"
     path.write_text(PRELUDE + textwrap.dedent(body))
     result = asyncio.run(run_probe(RunRequest(script=str(path), python=python)))
     assert result.outcome == "ok", result.findings
     offset = PRELUDE.count("\n")
-    return [(f.code, f.location.line - offset, f.data.get("array")) for f in result.findings]
+    for f in result.findings:
+        if f.code == "TW107":
+            assert f.severity == "information" and "No gradient is affected" in f.message
+    return [(f.code, f.location.line - offset, f.data.get("array")) for f in result.findings
+            if stale_flags or f.code != "TW107"]
 
 
 def test_writes_warp_tracks_less(tmp_path, python):
@@ -88,6 +93,18 @@ def test_reads_are_per_tape_and_forgotten_at_backward(tmp_path, python):
                 wp.launch(double, dim=4, inputs=[loss], outputs=[a])  # another tape: a was not read on it
         """, python)
     assert got == []
+
+
+def test_warps_stale_read_flags_are_kept_as_information(tmp_path, python):
+    # Warp's read flags are global: writing `a`, read on another tape that was never
+    # differentiated, makes Warp warn (every version). Tapewatch keeps the warning as a note.
+    got = findings(tmp_path, """\
+        with wp.Tape():
+            wp.launch(double, dim=4, inputs=[a], outputs=[b])
+        with wp.Tape():
+            wp.launch(double, dim=4, inputs=[c], outputs=[a])
+        """, python, stale_flags=True)
+    assert got == [("TW107", 4, "a")]
 
 
 def test_aliasing_one_launch(tmp_path, python):
@@ -162,12 +179,13 @@ def test_component_stores_and_nested_kernels(tmp_path, python):
 
 
 def test_pending_tapes_are_bounded():
+    from tapewatch.probe.registry import FindingRegistry
     from tapewatch.probe.tracker import MAX_PENDING_TAPES, Tracker
 
     class Tape:
         pass
 
-    tracker = Tracker(wp=None, emit=lambda *a, **k: None)
+    tracker = Tracker(wp=None, registry=FindingRegistry(lambda *a, **k: None))
     tapes = [Tape() for _ in range(MAX_PENDING_TAPES * 3)]
     for t in tapes:
         tracker.tape_state(t)

@@ -123,17 +123,17 @@ def _run(ns, channel: EventChannel) -> int:
             return EXIT_TOOL_ERROR
         wp.set_device(device)
 
-    from . import graph, hooks  # noqa: PLC0415 (imports Warp internals)
-    from .accumulation import AccumulationCheck  # noqa: PLC0415
-    from .localize import Localizer  # noqa: PLC0415
+    from . import graph, hooks, warp_seams  # noqa: PLC0415 (imports Warp internals)
+    from .backward_checks import BackwardChecks  # noqa: PLC0415
+    from .registry import FindingRegistry  # noqa: PLC0415
     from .tracker import Tracker  # noqa: PLC0415
 
-    detected = features(wp)  # before the hooks wrap what it inspects
-    tracker = Tracker(wp, channel.emit)
+    detected = warp_seams.features(wp)  # before the hooks wrap what it inspects
+    registry = FindingRegistry(channel.emit)
+    tracker = Tracker(wp, registry)
     capture = None if ns.no_graph else graph.GraphCapture(wp, tracker, channel.emit)
-    localizer = Localizer(wp, tracker, channel.emit, check_launches=ns.check_launches)
-    hooks.install(wp, tracker, channel.emit, on_backward=capture.on_backward if capture else None,
-                  localizer=localizer, accumulation=AccumulationCheck(wp, tracker))
+    checks = BackwardChecks(wp, tracker, channel.emit, check_launches=ns.check_launches)
+    hooks.install(wp, tracker, registry, on_backward=capture.on_backward if capture else None, checks=checks)
     channel.emit(
         "start",
         warp_version=wp.config.version,
@@ -162,40 +162,14 @@ def _run(ns, channel: EventChannel) -> int:
         try:
             if capture is not None:
                 capture.at_exit()
-            channel.emit("counts", counts=tracker.counts())
-        except Exception:  # pragma: no cover - defensive
-            import traceback  # noqa: PLC0415
-
-            channel.emit("probe_error", message=traceback.format_exc(limit=8))
+            checks.at_exit()
+        except Exception as exc:  # pragma: no cover - defensive
+            registry.internal_error("finishing the run", exc)
+        channel.emit("counts", counts=registry.counts())
         channel.emit("end", status=status, outcome=outcome, seconds=time.perf_counter() - started)
     sys.stdout.flush()
     sys.stderr.flush()
     return status
-
-
-def features(wp) -> dict:
-    """What this Warp can do, detected rather than read from its version."""
-    import inspect  # noqa: PLC0415
-
-    import importlib  # noqa: PLC0415
-
-    ctx = wp._src.context
-    try:
-        autograd = importlib.import_module("warp.autograd")  # not imported by ``import warp``
-    except ImportError:
-        autograd = None
-    try:
-        restore = "restore_inputs" in inspect.signature(autograd.gradcheck).parameters
-    except (AttributeError, TypeError, ValueError):
-        restore = False
-    return {
-        "backward_clears_reads": "_reset_array_read_flags" in inspect.getsource(wp.Tape.backward)
-        if hasattr(wp.Tape, "_reset_array_read_flags") else False,
-        "copy_warning_location": hasattr(ctx, "_copy_caller_location"),
-        "logger": hasattr(wp, "set_logger"),
-        "gradcheck_restore_inputs": restore,
-        "gradcheck_tape": hasattr(autograd, "gradcheck_tape"),
-    }
 
 
 def _exit_status(code) -> int:

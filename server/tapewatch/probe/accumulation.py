@@ -19,8 +19,9 @@ from typing import List
 
 from .. import codes
 from ..model import Finding, Related
+from . import related as rel
 from .sites import Site
-from .tracker import allocation_related
+from .tracker import differentiable
 
 MAX_ELEMENTS = 1 << 22
 
@@ -34,7 +35,7 @@ class AccumulationCheck:
         """Check the tape's parameters; returns them for ``after`` (backward adds no launch)."""
         site = None
         leaves = self._leaves(tape)
-        for arr, record, i in leaves:
+        for arr, record, access in leaves:
             mark = arr.__dict__.get("_tw_grad_mark")
             if mark is None:
                 continue
@@ -42,7 +43,7 @@ class AccumulationCheck:
             g = _sum(arr.grad)
             if g != 0.0 and g == grad_sum and _sum(arr) != value_sum:
                 site = site or Site.here()
-                self._report(arr, record, i, site, previous)
+                self._report(arr, record, access, site, previous)
         return leaves
 
     def after(self, leaves: list) -> None:
@@ -54,25 +55,25 @@ class AccumulationCheck:
         state = tape.__dict__.get("_tw_state")
         if state is None:
             return []
-        written = {id(r.args[j]) for r in state.launches for j in r.writes}
+        written = {id(a.array) for r in state.launches for a in r.accesses if a.write}
         seen, out = set(), []
         for record in state.launches:
-            for i in record.reads:
-                arr = record.args[i]
-                if id(arr) in seen or id(arr) in written:
+            for access in record.accesses:
+                arr = access.array
+                if not access.read or id(arr) in seen or id(arr) in written:
                     continue
                 seen.add(id(arr))
-                if (self.tracker._differentiable(arr) and getattr(arr, "grad", None) is not None
+                if (differentiable(arr) and getattr(arr, "grad", None) is not None
                         and getattr(arr, "size", 0) <= MAX_ELEMENTS):
-                    out.append((arr, record, i))
+                    out.append((arr, record, access))
         return out
 
-    def _report(self, arr, record, i, site: Site, previous) -> None:
-        what = record.arg_name(i) or record.arg_label(i)
+    def _report(self, arr, record, access, site: Site, previous) -> None:
+        registry = self.tracker.registry
+        what = registry.attempt("naming a parameter", lambda: record.access_name(access)) or \
+            record.access_label(access)
         key = ("TW202", what, site.key())
-        finding = self.tracker.findings.get(key)
-        if finding is not None:
-            finding.count += 1
+        if registry.bump(key):
             return
         related: List[Related] = []
         if previous is not None:
@@ -81,16 +82,16 @@ class AccumulationCheck:
         launch = record.location()
         if launch is not None:
             related.append(Related(launch, "`%s` reads `%s` here" % (record.kernel_name, what), "reader"))
-        related.extend(allocation_related(arr, what))
+        related.extend(registry.attempt("finding the allocation", lambda: rel.allocation(arr, what), []))
         message = (
             "`%s.grad` still holds the previous backward's gradient, but `%s` changed since (an optimizer step): "
             "this backward adds to it, so the optimizer sees the sum over iterations. Zero the gradients between "
             "steps (tape.zero())." % (what, what)
         )
-        self.tracker._add(key, Finding(
+        registry.report(key, Finding(
             code="TW202", message=message, location=site.location((".backward", "backward")),
             severity=codes.severity("TW202"), related=related, data={"array": what},
-        ), arr=arr)
+        ), arrays=[arr])
 
 
 def _sum(arr) -> float:

@@ -16,7 +16,8 @@ import os
 from typing import Dict, List
 
 from ..model import GraphEdge, GraphNode, TapeGraph
-from .tracker import Tracker, alloc_site
+from .related import alloc_site
+from .tracker import Tracker
 
 MAX_TAPES = 16
 MAX_LAUNCHES = 400
@@ -57,13 +58,7 @@ class GraphCapture:
 
 
 def build_graph(wp, tracker: Tracker, state, when: str) -> TapeGraph:
-    by_array: Dict[int, List[str]] = {}
-    by_launch: Dict[int, List[str]] = {}
-    for finding in tracker.findings.values():
-        if "array_id" in finding.data:
-            by_array.setdefault(finding.data["array_id"], []).append(finding.id)
-        if finding.data.get("launch") is not None:
-            by_launch.setdefault(finding.data["launch"], []).append(finding.id)
+    registry = tracker.registry
 
     nodes: List[GraphNode] = []
     edges: List[GraphEdge] = []
@@ -79,7 +74,7 @@ def build_graph(wp, tracker: Tracker, state, when: str) -> TapeGraph:
                 requires_grad=bool(getattr(arr, "requires_grad", False)),
                 shape=[int(s) for s in getattr(arr, "shape", ())],
                 dtype=_dtype_name(wp, arr),
-                finding_ids=list(by_array.get(id(arr), [])),
+                finding_ids=registry.for_array(arr),
             )
             site = alloc_site(arr)
             node.location = site.location() if site is not None else None
@@ -99,17 +94,17 @@ def build_graph(wp, tracker: Tracker, state, when: str) -> TapeGraph:
             # six launches from one helper line differ by their callers.
             names=["%s() at line %d" % (inner.f_code.co_name, outer.f_lineno)
                    for outer, inner in zip(record.site.snaps[1:], record.site.snaps)],
-            finding_ids=list(by_launch.get(record.index, [])),
+            finding_ids=registry.for_launch(record.index),
         )
         nodes.append(launch)
-        for i in sorted(set(record.reads) | set(record.writes)):
-            arr = record.args[i]
-            name = record.arg_name(i) or record.arg_label(i)
-            node = array_node(arr, name)
-            if i in record.reads:
-                edges.append(GraphEdge(node.id, launch.id, "read", record.arg_label(i)))
-            if i in record.writes:
-                edges.append(GraphEdge(launch.id, node.id, "write", record.arg_label(i)))
+        for access in record.accesses:
+            label = record.access_label(access)
+            name = registry.attempt("naming a graph node", lambda: record.access_name(access)) or label
+            node = array_node(access.array, name)
+            if access.read:
+                edges.append(GraphEdge(node.id, launch.id, "read", label))
+            if access.write:
+                edges.append(GraphEdge(launch.id, node.id, "write", label))
 
     site = state.site.location(("Tape",)) if state.site.snaps else None
     label = "tape %d" % state.number

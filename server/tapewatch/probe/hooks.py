@@ -1,18 +1,20 @@
-"""Installs the tracker's hooks into Warp.
+"""Installs the probe's wrappers on Warp.
 
 Only seams that exist unchanged in every supported Warp (1.14 to the
 newest) are wrapped; nothing depends on a version string:
 
 - ``Tape._check_kernel_array_access`` (every taped launch, tracker on),
+- ``context.launch`` / ``wp.launch`` (launches no tape records),
 - ``Tape.__init__`` / ``backward`` / ``reset`` (per-tape read lifetime;
-  around ``backward`` also the localizer, ``localize.py``),
+  around ``backward`` also the backward-time checks),
 - ``array.mark_write`` (Warp's report, replaced by a flag: no host copy),
 - ``array.__init__`` (allocation sites), ``zero_`` / ``fill_``,
 - ``wp.copy`` (also reached by ``wp.clone`` and ``array.assign``),
 - ``codegen.log_warning`` (Warp's intra-kernel warnings at codegen).
 
-A hook that fails reports a probe error and falls back to Warp's own
-behaviour, so a bug here never breaks the user's program.
+A hook that fails becomes a visible internal-error finding (TW910) and
+falls back to Warp's own behaviour, so a bug here never breaks the user's
+program and never silently drops what Warp itself would have reported.
 """
 
 from __future__ import annotations
@@ -20,43 +22,69 @@ from __future__ import annotations
 import functools
 import sys
 import threading
-import traceback
-from typing import Callable
+from typing import Callable, Optional
 
+from . import frames, warp_seams
+from .registry import FindingRegistry
 from .sites import FrameSnap, Site
-from . import frames
 
 
-def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None, localizer=None,
-            accumulation=None) -> None:
-    ctx = wp._src.context
+def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callable] = None, checks=None) -> None:
+    ctx = warp_seams.context_module(wp)
     tape_cls = wp.Tape
     array_cls = wp.array
     local = threading.local()
 
-    def guarded(hook):
-        """Run a hook; a bug in it becomes an event, never the user's problem."""
+    def guarded(what: str, hook: Callable[[], None]) -> None:
+        """Run a hook; a bug in it becomes a TW910 finding, never the user's problem."""
         try:
             hook()
-        except Exception:  # pragma: no cover - defensive
-            emit("probe_error", message=traceback.format_exc(limit=8))
+        except Exception as exc:
+            registry.internal_error(what, exc)
+
+    def standing_aside() -> bool:
+        return checks is not None and checks.busy
 
     # -- taped launches --------------------------------------------------
     orig_check = tape_cls._check_kernel_array_access
 
     @functools.wraps(orig_check)
     def check_kernel_array_access(self, kernel, args):
+        if standing_aside():
+            return orig_check(self, kernel, args)
         done = []
 
         def original():
             done.append(True)
             orig_check(self, kernel, args)
 
-        guarded(lambda: tracker.on_launch(self, kernel, args, original))
+        guarded("tracking a taped launch", tracker.begin_launch)
+        guarded("tracking a taped launch", lambda: tracker.on_launch(self, kernel, args, original))
         if not done:
             orig_check(self, kernel, args)
+        guarded("reporting what Warp's tracker flagged", lambda: tracker.end_launch(self, kernel, args))
 
     tape_cls._check_kernel_array_access = check_kernel_array_access
+
+    # -- launches no tape records ----------------------------------------
+    orig_launch = ctx.launch
+    warp_seams.remember_original("launch", orig_launch)
+
+    @functools.wraps(orig_launch)
+    def launch(kernel, *args, **kwargs):
+        if not kwargs.get("adjoint", False) and not standing_aside() and \
+                (warp_seams.recording_tape(wp) is None or kwargs.get("record_tape", True) is False):
+            guarded("tracking an untaped launch", lambda: _untaped(kernel, args, kwargs))
+        return orig_launch(kernel, *args, **kwargs)
+
+    def _untaped(kernel, args, kwargs):
+        inputs = kwargs.get("inputs", args[1] if len(args) > 1 else None) or []
+        outputs = kwargs.get("outputs", args[2] if len(args) > 2 else None) or []
+        tracker.on_untaped_launch(kernel, list(inputs) + list(outputs))
+
+    ctx.launch = launch
+    if getattr(wp, "launch", None) is orig_launch:
+        wp.launch = launch
 
     # -- tape lifetime ---------------------------------------------------
     orig_init = tape_cls.__init__
@@ -64,7 +92,7 @@ def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None
     @functools.wraps(orig_init)
     def tape_init(self, *args, **kwargs):
         orig_init(self, *args, **kwargs)
-        guarded(lambda: tracker.on_tape_created(self))
+        guarded("recording where a tape was created", lambda: tracker.on_tape_created(self))
 
     tape_cls.__init__ = tape_init
 
@@ -72,28 +100,24 @@ def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None
 
     @functools.wraps(orig_backward)
     def backward(self, *args, **kwargs):
-        if localizer is not None and localizer.busy:
-            return orig_backward(self, *args, **kwargs)  # the localizer's own replay
+        if standing_aside():
+            return orig_backward(self, *args, **kwargs)  # the checks' own replay
         pending = {}
-        leaves = []
-        if accumulation is not None:
-            guarded(lambda: leaves.extend(accumulation.before(self)))
-        if localizer is not None:
-            guarded(lambda: pending.update(localizer.before_backward(self, args, kwargs)))
+        if checks is not None:
+            guarded("checking before backward()", lambda: pending.update(checks.before_backward(self, args, kwargs)))
         finished = False
         try:
             result = orig_backward(self, *args, **kwargs)
             finished = True
             return result
         finally:
-            if finished and localizer is not None:
-                guarded(lambda: localizer.after_backward(self, args, kwargs, orig_backward, pending))
-            if finished and accumulation is not None:
-                guarded(lambda: accumulation.after(leaves))
-            # The graph after the localizer, so that its nodes carry this backward's findings.
+            if finished and checks is not None:
+                guarded("checking after backward()",
+                        lambda: checks.after_backward(self, args, kwargs, orig_backward, pending))
+            # The graph after the checks, so that its nodes carry this backward's findings.
             if on_backward is not None:
-                guarded(lambda: on_backward(self))
-            guarded(lambda: tracker.forget_reads(self))
+                guarded("capturing the tape graph", lambda: on_backward(self))
+            guarded("forgetting a tape's reads", lambda: tracker.forget_reads(self))
 
     tape_cls.backward = backward
 
@@ -104,26 +128,26 @@ def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None
         try:
             return orig_reset(self, *args, **kwargs)
         finally:
-            guarded(lambda: (tracker.forget_reads(self), tracker.forget_launches(self)))
+            guarded("forgetting a tape's reads", lambda: (tracker.forget_reads(self), tracker.forget_launches(self)))
 
     tape_cls.reset = reset
 
     # -- Warp's report: a flag instead of a formatted warning -------------
     def mark_write(self, **kwargs):
-        if self._is_read:
+        if warp_seams.warp_read_flag(self):
             tracker.on_warp_mark_write(self)
 
     array_cls.mark_write = mark_write
 
-    codegen = wp._src.codegen
+    codegen = warp_seams.codegen_module(wp)
     orig_codegen_warning = getattr(codegen, "log_warning", None)
     if orig_codegen_warning is not None:
 
         @functools.wraps(orig_codegen_warning)
         def codegen_warning(message, *args, **kwargs):
             if "within the same kernel" in str(message):
-                guarded(lambda: tracker.on_warp_codegen_warning(str(message)))
-                return
+                guarded("reading Warp's codegen warning", lambda: tracker.on_warp_codegen_warning(str(message)))
+                return None
             return orig_codegen_warning(message, *args, **kwargs)
 
         codegen.log_warning = codegen_warning
@@ -136,9 +160,12 @@ def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None
         orig_array_init(self, *args, **kwargs)
         # Two frames: the allocation and, for a factory or a State class,
         # the line that called it.
-        chain = frames.user_frames(sys._getframe(1), limit=2)
-        if chain:
-            self.__dict__["_tw_alloc_site"] = Site([FrameSnap(f) for f in chain])
+        try:
+            chain = frames.user_frames(sys._getframe(1), limit=2)
+            if chain:
+                self.__dict__["_tw_alloc_site"] = Site([FrameSnap(f) for f in chain])
+        except Exception as exc:
+            registry.internal_error("recording where an array was allocated", exc)
 
     array_cls.__init__ = array_init
 
@@ -148,8 +175,8 @@ def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None
 
         @functools.wraps(orig)
         def method(self, *args, **kwargs):
-            if not getattr(local, "inplace", False):
-                guarded(lambda: tracker.on_zero_or_fill(self, name))
+            if not getattr(local, "inplace", False) and not standing_aside():
+                guarded("checking %s()" % name, lambda: tracker.on_zero_or_fill(self, name))
             local.inplace = True
             try:
                 return orig(self, *args, **kwargs)
@@ -167,8 +194,8 @@ def install(wp, tracker, emit: Callable[..., None], on_backward: Callable = None
     @functools.wraps(orig_copy)
     def copy(dest, src, *args, **kwargs):
         outer = not getattr(local, "copying", False)
-        if outer:
-            guarded(lambda: tracker.on_copy(dest, src))
+        if outer and not standing_aside():
+            guarded("checking a copy", lambda: tracker.on_copy(dest, src))
         local.copying = True
         try:
             return orig_copy(dest, src, *args, **kwargs)

@@ -1,45 +1,101 @@
-"""Which array arguments a kernel reads and writes, from its source.
+"""What a kernel does with its array arguments, from its source.
 
 Warp's codegen marks arguments read or written, but not always: measured on
 Warp 1.16 and 1.19, ``y[i] = x[i] + 1.0`` leaves ``x`` unmarked (while
 ``y[i] = 2.0 * x[i]`` marks it), so the classic ping-pong integrator on one
-tape produces no warning.  This analysis reads the kernel's AST and is
-combined with Warp's marks (a union), so the probe sees what Warp misses.
+tape produces no warning; arrays inside ``@wp.struct`` arguments are never
+marked.  This analysis reads the kernel's AST and is combined with Warp's
+marks (a union), so the probe sees what Warp misses.
 
-It also finds write-after-read *inside* one kernel, in statement order:
-``x[i] = f(x[i])``-style overwrites whose adjoint needs the old value.
+Accesses are named by *path*: ``x`` for an array parameter, ``state.q`` for
+an array field of a struct parameter (nested structs give longer paths).
+
+It also finds:
+
+- write-after-read *inside* one kernel, in statement order
+  (``x[i] = f(x[i])``, and ``x[i] *= s`` which is a read plus a write);
+- whether the kernel's adjoint *uses the values* of a read path (a reader
+  linear in ``x`` gives the same gradient after ``x`` is overwritten);
+- atomic operations whose return value the kernel uses (re-executed by the
+  backward replay).
 """
 
 from __future__ import annotations
 
 import ast
 import textwrap
-from typing import Dict, List, NamedTuple, Optional, Set
+from typing import Dict, FrozenSet, List, NamedTuple, Optional, Set
 
 # Builtins that write their first argument (Warp treats them as writes).
-_WRITERS = {
+_ATOMICS = {
     "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch",
-    "atomic_and", "atomic_or", "atomic_xor", "tile_store", "tile_atomic_add", "array_store",
+    "atomic_and", "atomic_or", "atomic_xor",
 }
+_WRITERS = _ATOMICS | {"tile_store", "tile_atomic_add", "array_store"}
 # Uses of an array that do not read its data.
 _METADATA_ATTRS = {"shape", "ndim", "size", "dtype", "strides", "ptr"}
 _METADATA_CALLS = {"len", "address", "view"}
+# Calls whose result is linear in every argument (constructors, casts, sums).
+_LINEAR_CALLS = {
+    "vec2", "vec3", "vec4", "vector", "mat22", "mat33", "mat44", "matrix", "quat", "quaternion",
+    "add", "sub", "neg", "transpose", "float", "float32", "float64", "float16", "vec2f", "vec3f", "vec4f",
+    "vec2d", "vec3d", "vec4d", "spatial_vector", "transform_vector",
+}
+# Calls that are linear in each argument separately (bilinear): like a product.
+_BILINEAR_CALLS = {"mul", "dot", "cross", "outer", "ddot", "cw_mul", "quat_rotate", "transform_point"}
 
 
 class IntraKernelWrite(NamedTuple):
-    param: str
+    param: str  # an access path: ``x`` or ``state.q``
     line: int  # absolute line in the kernel's file
     column: int
     read_line: int
+    op: str = "="  # "=" for a store after a load, "*=" / "/=" for an in-place product
+
+
+class AtomicUse(NamedTuple):
+    line: int
+    column: int
+    op: str  # atomic_add, ...
+    target: Optional[str]  # the array path it updates
 
 
 class KernelAccess(NamedTuple):
     reads: Set[str]
     writes: Set[str]
     intra: List[IntraKernelWrite]
+    # Paths whose values reach the adjoint unconditionally (nonlinear use, branch, index...).
+    nonlinear: Set[str]
+    # Paths used only linearly, but multiplied by values from these other parameters: the
+    # adjoint of those uses this path's values when they carry gradients.
+    products: Dict[str, FrozenSet[str]]
+    atomic_results: List[AtomicUse]
+
+    def adjoint_uses(self, path: str, differentiable_params=None) -> bool:
+        """Whether the backward pass of this kernel needs the values of ``path``.
+
+        ``differentiable_params``: the parameter paths that carry gradients in
+        this launch (None: assume all do).
+        """
+        for p in _prefixes(path):
+            if p in self.nonlinear:
+                return True
+            partners = self.products.get(p)
+            if partners:
+                if differentiable_params is None:
+                    return True
+                if any(any(q == d or d.startswith(q + ".") or q.startswith(d + ".") for d in differentiable_params)
+                       for q in partners):
+                    return True
+        return False
 
 
-EMPTY = KernelAccess(set(), set(), [])
+EMPTY = KernelAccess(set(), set(), [], set(), {}, [])
+
+
+def _prefixes(path: str) -> List[str]:
+    parts = path.split(".")
+    return [".".join(parts[: i + 1]) for i in range(len(parts))]
 
 
 def analyze_source(source: str, first_line: int, globals_: Optional[dict] = None) -> KernelAccess:
@@ -56,7 +112,25 @@ def analyze_source(source: str, first_line: int, globals_: Optional[dict] = None
     visitor = _AccessVisitor(set(params), first_line - 1, globals_ or {})
     for stmt in func.body:
         visitor.visit(stmt)
-    return KernelAccess(visitor.reads, visitor.writes, visitor.intra)
+    values = _ValueFlow(set(params), globals_ or {})
+    try:
+        values.run(func.body)
+    except RecursionError:
+        values.nonlinear = set(params)
+    return KernelAccess(visitor.reads, visitor.writes, visitor.intra, values.nonlinear,
+                        {k: frozenset(v) for k, v in values.products.items()},
+                        _used_atomics(func, set(params), first_line - 1))
+
+
+def _used_atomics(func: ast.FunctionDef, params: Set[str], offset: int) -> List[AtomicUse]:
+    """Atomic operations whose return value the code uses (not a bare statement)."""
+    discarded = {id(n.value) for n in ast.walk(func) if isinstance(n, ast.Expr)}
+    out = []
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and _callee_name(node.func) in _ATOMICS and id(node) not in discarded:
+            target = param_path(node.args[0], params) if node.args else None
+            out.append(AtomicUse(node.lineno + offset, node.col_offset + 1, _callee_name(node.func), target))
+    return out
 
 
 class _AccessVisitor(ast.NodeVisitor):
@@ -71,7 +145,7 @@ class _AccessVisitor(ast.NodeVisitor):
 
     # -- reads -------------------------------------------------------------
     def visit_Subscript(self, node: ast.Subscript) -> None:
-        name = _param_name(node.value, self.params)
+        name = param_path(node.value, self.params)
         if name is not None:
             if isinstance(node.ctx, ast.Load):
                 self._read(name, node)
@@ -82,20 +156,32 @@ class _AccessVisitor(ast.NodeVisitor):
         self.visit(node.slice)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        if node.attr in _METADATA_ATTRS and _param_name(node.value, self.params):
+        if node.attr in _METADATA_ATTRS and param_path(node.value, self.params):
             return  # x.shape[0] reads no data
+        name = param_path(node, self.params)
+        if name is not None and isinstance(node.ctx, ast.Load) and "." in name:
+            # A struct field used whole (passed to a function, aliased): conservatively a read.
+            self._read(name, node)
+            return
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
-        # ``x[i] += v`` accumulates: Warp treats it as a write only, and its
-        # adjoint does not need the old value.
         target = node.target
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Subscript):
+            target = target.value  # x[i].y += v: a component of an element
         if isinstance(target, ast.Subscript):
-            name = _param_name(target.value, self.params)
+            name = param_path(target.value, self.params)
             if name is not None:
                 self.visit(target.slice)
                 self.visit(node.value)
-                self.writes.add(name)
+                if isinstance(node.op, (ast.Add, ast.Sub)):
+                    # ``x[i] += v`` accumulates: Warp treats it as a write only, and its
+                    # adjoint does not need the old value.
+                    self.writes.add(name)
+                else:
+                    # ``x[i] *= s`` reads the old value: the adjoint of ``s`` needs it.
+                    self._read(name, target)
+                    self._write(name, target, op=_op_text(node.op))
                 return
         self.generic_visit(node)
 
@@ -105,7 +191,7 @@ class _AccessVisitor(ast.NodeVisitor):
         for target in node.targets:
             if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Subscript):
                 # ``y[i].x = v`` stores a component: a write to y, not a read.
-                name = _param_name(target.value, self.params)
+                name = param_path(target.value.value, self.params)
                 if name is not None:
                     self._write(name, target)
                     self.visit(target.value.slice)
@@ -117,7 +203,7 @@ class _AccessVisitor(ast.NodeVisitor):
         if fname in _METADATA_CALLS:
             return
         if fname in _WRITERS and node.args:
-            name = _param_name(node.args[0], self.params)
+            name = param_path(node.args[0], self.params)
             if name is not None:
                 self.writes.add(name)
                 for arg in node.args[1:]:
@@ -127,7 +213,7 @@ class _AccessVisitor(ast.NodeVisitor):
                 return
         callee = self._user_function(node.func)
         for index, arg in enumerate(node.args):
-            name = _param_name(arg, self.params)
+            name = param_path(arg, self.params)
             if name is None:
                 self.visit(arg)
                 continue
@@ -154,11 +240,11 @@ class _AccessVisitor(ast.NodeVisitor):
         self.reads.add(name)
         self._first_read.setdefault(name, node.lineno + self.offset)
 
-    def _write(self, name: str, node: ast.AST) -> None:
+    def _write(self, name: str, node: ast.AST, op: str = "=") -> None:
         self.writes.add(name)
         if name in self._first_read:
             self.intra.append(
-                IntraKernelWrite(name, node.lineno + self.offset, node.col_offset + 1, self._first_read[name])
+                IntraKernelWrite(name, node.lineno + self.offset, node.col_offset + 1, self._first_read[name], op)
             )
 
     def _user_function(self, func: ast.expr) -> Optional[Dict[int, str]]:
@@ -178,13 +264,225 @@ class _AccessVisitor(ast.NodeVisitor):
         return out
 
 
-def _param_name(node: ast.expr, params: Set[str]) -> Optional[str]:
-    """The kernel parameter an expression indexes into (``x`` in ``x[i]``/``x[i][j]``)."""
+class _ValueFlow:
+    """Which parameters' values the adjoint needs (a conservative taint analysis).
+
+    A value derived from parameter ``x`` is used *linearly* when it is only
+    added, subtracted, negated, stored, accumulated, put into vectors or
+    scaled by values that do not come from arrays; then the adjoint never
+    reads ``x``.  A product with another array's values makes that array's
+    adjoint read ``x`` (``products``); anything else (a nonlinear function, a
+    branch, an index, a division by it) makes ``x`` needed (``nonlinear``).
+    """
+
+    def __init__(self, params: Set[str], globals_: dict):
+        self.params = params
+        self.globals = globals_
+        self.taint: Dict[str, Set[str]] = {}  # local name -> parameter paths its value depends on
+        self.nonlinear: Set[str] = set()
+        self.products: Dict[str, Set[str]] = {}
+
+    def run(self, body) -> None:
+        # Twice: a loop can carry a value from a later statement to an earlier one.
+        for _ in range(2):
+            for stmt in body:
+                self.stmt(stmt)
+
+    # -- statements --------------------------------------------------------
+    def stmt(self, node) -> None:
+        if isinstance(node, ast.Assign):
+            deps = self.expr(node.value)
+            for target in node.targets:
+                self.assign(target, deps)
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            self.assign(node.target, self.expr(node.value))
+        elif isinstance(node, ast.AugAssign):
+            value = self.expr(node.value)
+            target = self.target_deps(node.target)
+            if isinstance(node.op, (ast.Add, ast.Sub)):
+                self.assign(node.target, value | target, augment=True)
+            else:
+                self.product(target, value, node.op)
+                self.assign(node.target, value | target, augment=True)
+        elif isinstance(node, (ast.If, ast.While)):
+            self.need(self.expr(node.test))
+            for s in node.body + node.orelse:
+                self.stmt(s)
+        elif isinstance(node, ast.For):
+            self.need(self.expr(node.iter))
+            for s in node.body + node.orelse:
+                self.stmt(s)
+        elif isinstance(node, ast.Expr):
+            self.expr(node.value)
+        elif isinstance(node, ast.Return) and node.value is not None:
+            self.expr(node.value)
+        elif isinstance(node, (ast.With,)):
+            for s in node.body:
+                self.stmt(s)
+        else:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    self.need(self.expr(child))
+                elif isinstance(child, ast.stmt):
+                    self.stmt(child)
+
+    def assign(self, target, deps: Set[str], augment: bool = False) -> None:
+        if isinstance(target, ast.Name):
+            if augment:
+                self.taint[target.id] = self.taint.get(target.id, set()) | deps
+            else:
+                self.taint[target.id] = set(deps)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for elt in target.elts:
+                self.assign(elt, deps, augment)
+        elif isinstance(target, ast.Subscript):
+            self.need(self.expr(target.slice))
+            root = _root_name(target.value)
+            if root is not None and root not in self.params:
+                self.taint[root] = self.taint.get(root, set()) | deps  # a component of a local vector
+        elif isinstance(target, ast.Attribute):
+            root = _root_name(target)
+            if root is not None and root not in self.params:
+                self.taint[root] = self.taint.get(root, set()) | deps
+
+    def target_deps(self, target) -> Set[str]:
+        if isinstance(target, ast.Name):
+            return set(self.taint.get(target.id, set()))
+        if isinstance(target, ast.Subscript):
+            path = param_path(target.value, self.params)
+            if path is not None:
+                self.need(self.expr(target.slice))
+                return {path}
+        return self.expr(target)
+
+    # -- expressions: the parameter paths a value depends on ----------------
+    def expr(self, node) -> Set[str]:
+        if node is None:
+            return set()
+        if isinstance(node, ast.Constant):
+            return set()
+        if isinstance(node, ast.Name):
+            if node.id in self.params:
+                return set()  # a scalar parameter (arrays are read through subscripts)
+            return set(self.taint.get(node.id, set()))
+        if isinstance(node, ast.Subscript):
+            self.need(self.expr(node.slice))  # an index is a branch on values
+            path = param_path(node.value, self.params)
+            if path is not None:
+                return {path}
+            return self.expr(node.value)  # a component of a local vector
+        if isinstance(node, ast.Attribute):
+            if node.attr in _METADATA_ATTRS:
+                return set()
+            path = param_path(node, self.params)
+            if path is not None:
+                return set()  # a struct's scalar field, or an array used whole (the access visitor reads it)
+            return self.expr(node.value)  # v.x of a local vector
+        if isinstance(node, ast.UnaryOp):
+            deps = self.expr(node.operand)
+            if not isinstance(node.op, (ast.USub, ast.UAdd)):
+                self.need(deps)
+            return deps
+        if isinstance(node, ast.BinOp):
+            left, right = self.expr(node.left), self.expr(node.right)
+            if isinstance(node.op, (ast.Add, ast.Sub)):
+                return left | right
+            if isinstance(node.op, (ast.Mult, ast.MatMult)):
+                self.product(left, right, node.op)
+                return left | right
+            if isinstance(node.op, ast.Div):
+                self.product(left, right, node.op)
+                self.need(right)  # d(a/b)/db needs b
+                return left | right
+            self.need(left | right)  # pow, mod, floor division, bit operations
+            return left | right
+        if isinstance(node, ast.BoolOp):
+            deps = set()
+            for v in node.values:
+                deps |= self.expr(v)
+            self.need(deps)
+            return deps
+        if isinstance(node, ast.Compare):
+            deps = self.expr(node.left)
+            for c in node.comparators:
+                deps |= self.expr(c)
+            self.need(deps)
+            return set()
+        if isinstance(node, ast.IfExp):
+            self.need(self.expr(node.test))
+            return self.expr(node.body) | self.expr(node.orelse)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            deps = set()
+            for elt in node.elts:
+                deps |= self.expr(elt)
+            return deps
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        deps = set()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                deps |= self.expr(child)
+        self.need(deps)
+        return deps
+
+    def call(self, node: ast.Call) -> Set[str]:
+        name = _callee_name(node.func)
+        if name in _METADATA_CALLS:
+            return set()
+        if name in _ATOMICS and node.args:
+            # atomic_add(arr, index..., value): the value is accumulated (linear); the rest index.
+            for arg in node.args[1:-1]:
+                self.need(self.expr(arg))
+            value = self.expr(node.args[-1]) if len(node.args) > 1 else set()
+            if name not in ("atomic_add", "atomic_sub"):
+                self.need(value)  # min/max/exchange select by value
+            return set()
+        args = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
+        deps = set().union(*args) if args else set()
+        if name in _LINEAR_CALLS:
+            return deps
+        if name in _BILINEAR_CALLS and len(args) >= 2:
+            self.product(args[0], set().union(*args[1:]), ast.Mult())
+            return deps
+        if name == "where" or name == "select":
+            if args:
+                self.need(args[0])
+            return deps
+        self.need(deps)  # sin, sqrt, length, min, clamp, a @wp.func...
+        return deps
+
+    def product(self, left: Set[str], right: Set[str], op) -> None:
+        for a in left:
+            if right:
+                self.products.setdefault(a, set()).update(right - {a})
+                if a in right:
+                    self.nonlinear.add(a)  # x * x
+        if not isinstance(op, ast.Div):
+            for b in right:
+                if left:
+                    self.products.setdefault(b, set()).update(left - {b})
+
+    def need(self, deps: Set[str]) -> None:
+        self.nonlinear |= deps
+
+
+def param_path(node: ast.expr, params: Set[str]) -> Optional[str]:
+    """The parameter path an expression indexes into: ``x`` in ``x[i][j]``, ``s.q`` in ``s.q[i]``."""
     while isinstance(node, ast.Subscript):
         node = node.value
+    attrs: List[str] = []
+    while isinstance(node, ast.Attribute):
+        attrs.append(node.attr)
+        node = node.value
     if isinstance(node, ast.Name) and node.id in params:
-        return node.id
+        return ".".join([node.id] + attrs[::-1])
     return None
+
+
+def _root_name(node) -> Optional[str]:
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _callee_name(func: ast.expr) -> str:
@@ -195,15 +493,19 @@ def _callee_name(func: ast.expr) -> str:
     return ""
 
 
-_cache: Dict[int, KernelAccess] = {}
+def _op_text(op) -> str:
+    return {ast.Mult: "*=", ast.Div: "/=", ast.FloorDiv: "//=", ast.Pow: "**=", ast.Mod: "%="}.get(type(op), "op=")
+
+
+_cache: Dict[int, tuple] = {}
 
 
 def kernel_access(kernel) -> KernelAccess:
-    """Access sets of a ``wp.Kernel``, cached per kernel object."""
+    """Access sets of a ``wp.Kernel`` (or ``@wp.func``), cached per object."""
     key = id(kernel)
     hit = _cache.get(key)
-    if hit is not None:
-        return hit
+    if hit is not None and hit[0] is kernel:
+        return hit[1]
     result = EMPTY
     func = getattr(kernel, "func", None)
     adj = getattr(kernel, "adj", None)
@@ -213,5 +515,52 @@ def kernel_access(kernel) -> KernelAccess:
             result = analyze_source(source, func.__code__.co_firstlineno, getattr(func, "__globals__", {}))
         except RecursionError:
             result = EMPTY
-    _cache[key] = result
+    _cache[key] = (kernel, result)
     return result
+
+
+def call_argument_sources(kernel, func_name: str, count: int) -> list:
+    """Where each argument of the kernel's first call to ``func_name`` comes from.
+
+    Per argument: ``("array", position)`` when its value depends on an array
+    parameter (the first such), ``("param", position)`` for a bare scalar
+    parameter, ``("constant", value)`` for a number, else None.
+    """
+    source = getattr(getattr(kernel, "adj", None), "source", None)
+    func = getattr(kernel, "func", None)
+    if not source or func is None:
+        return [None] * count
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError):
+        return [None] * count
+    fdef = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
+    if fdef is None:
+        return [None] * count
+    params = [a.arg for a in fdef.args.args]
+    flow = _ValueFlow(set(params), getattr(func, "__globals__", {}) or {})
+    call = None
+    for stmt in fdef.body:
+        for node in ast.walk(stmt):
+            if call is None and isinstance(node, ast.Call) and _callee_name(node.func) == func_name:
+                call = node
+        if call is not None:
+            break
+        flow.stmt(stmt)
+    if call is None:
+        return [None] * count
+    out = []
+    for arg in call.args[:count]:
+        deps = flow.expr(arg)
+        if deps:
+            root = sorted(deps)[0].split(".")[0]
+            out.append(("array", params.index(root)) if root in params else None)
+        elif isinstance(arg, ast.Name) and arg.id in params:
+            out.append(("param", params.index(arg.id)))
+        elif isinstance(arg, ast.Constant) and isinstance(arg.value, (int, float)):
+            out.append(("constant", float(arg.value)))
+        elif isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub) and isinstance(arg.operand, ast.Constant):
+            out.append(("constant", -float(arg.operand.value)))
+        else:
+            out.append(None)
+    return out + [None] * (count - len(out))

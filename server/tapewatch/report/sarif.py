@@ -81,7 +81,8 @@ def to_sarif(result: RunResult, base: Optional[str] = None) -> str:
         "tool": {"driver": {"name": "tapewatch", "version": __version__, "rules": rules}},
         "results": results,
         "properties": {"warpVersion": result.warp_version, "device": result.device,
-                       "seconds": round(result.seconds, 3)},
+                       "seconds": round(result.seconds, 3), "incomplete": result.incomplete,
+                       "launchChecks": result.launch_checks},
     }
     if base:
         run["originalUriBaseIds"] = {"SRCROOT": {"uri": Path(base).as_uri() + "/"}}

@@ -41,9 +41,17 @@ def to_text(result: RunResult, base: Optional[str] = None) -> str:
     counts = result.counts()
     plural = {"error": "errors", "warning": "warnings", "information": "information", "hint": "hints"}
     parts = ["%d %s" % (n, sev if n == 1 else plural[sev]) for sev, n in counts.items() if n]
+    checks = result.launch_checks
+    if checks:
+        reasons = "; ".join("%d %s" % (n, why) for why, n in sorted((checks.get("skip_reasons") or {}).items()))
+        lines.append(
+            "tapewatch: per-launch adjoint checks: %d checked (%d passed, %d failed, %d inconclusive), %d skipped%s"
+            % (checks.get("checked", 0), checks.get("passed", 0), checks.get("failed", 0),
+               checks.get("inconclusive", 0), checks.get("skipped", 0), " (%s)" % reasons if reasons else ""))
     lines.append(
-        "tapewatch: %s on %s with Warp %s in %.1fs: %s (script exit status %s)"
+        "tapewatch: %s on %s with Warp %s in %.1fs: %s (script exit status %s)%s"
         % (os.path.basename(result.script), result.device or "?", result.warp_version or "?",
-           result.seconds, ", ".join(parts) or "no findings", result.exit_code)
+           result.seconds, ", ".join(parts) or "no findings", result.exit_code,
+           "; results may be incomplete (internal error, see TW910)" if result.incomplete else "")
     )
     return "\n".join(lines) + "\n"

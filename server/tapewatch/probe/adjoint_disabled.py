@@ -1,0 +1,139 @@
+"""TW405: a kernel without adjoint on a tape that is differentiated.
+
+A kernel built with ``enable_backward=False`` (kernel option, module option
+or ``wp.config.enable_backward``) is skipped by ``tape.backward()``:
+everything upstream of it silently gets no gradient through it.  Reported
+at the forward launch, with where the option is set.
+"""
+
+from __future__ import annotations
+
+import linecache
+from typing import Dict, List, Optional, Tuple
+
+from .. import codes
+from ..model import Finding, Location, Related
+from . import related as rel, warp_seams
+from .sites import def_location
+
+
+class DisabledAdjoint:
+    def __init__(self, wp, tracker):
+        self.wp = wp
+        self.tracker = tracker
+        self._enabled: Dict[int, tuple] = {}  # id(kernel) -> (kernel, enabled, source)
+
+    def enabled(self, kernel) -> Tuple[bool, str]:
+        hit = self._enabled.get(id(kernel))
+        if hit is not None and hit[0] is kernel:
+            return hit[1], hit[2]
+        enabled, source = warp_seams.backward_enabled(self.wp, kernel)
+        self._enabled[id(kernel)] = (kernel, enabled, source)
+        return enabled, source
+
+    def check(self, tape, records: dict) -> None:
+        for item in warp_seams.tape_launches(tape):
+            if not self.enabled(item.launch.kernel)[0]:
+                self._report(item.launch, records.get(item.index))
+
+    def _report(self, entry: warp_seams.LaunchEntry, record) -> None:
+        registry = self.tracker.registry
+        kernel = entry.kernel
+        key = ("TW405", launch_key(entry, record), kernel.key)
+        if registry.bump(key):
+            return
+
+        def build():
+            loc = launch_location(entry, record)
+            _, source = self.enabled(kernel)
+            upstream = upstream_names(self.wp, entry, record)
+            where = {"kernel": "kernel option", "module": "module option",
+                     "config": "wp.config.enable_backward"}[source]
+            message = (
+                "`%s` is compiled with enable_backward=False (%s), but this launch is on a tape that is "
+                "differentiated: tape.backward() silently skips it, so everything upstream of it%s gets no "
+                "gradient through it." % (kernel.key, where,
+                                          " (%s)" % ", ".join("`%s`" % n for n in upstream) if upstream else "")
+            )
+            related: List[Related] = rel.kernel_def(kernel, "kernel `%s`" % kernel.key)
+            option = option_location(kernel, source)
+            if option is not None:
+                related.append(Related(option, "enable_backward=False set here", "option"))
+            if record is not None:
+                related.extend(rel.caller_chain(record.site))
+            return Finding(code="TW405", message=message, location=loc, severity=codes.severity("TW405"),
+                           related=related, data={"kernel": kernel.key, "option": source, "upstream": upstream,
+                                                  "launch": record.index if record is not None else None})
+
+        registry.report(key, build, launches=[record.index if record is not None else None])
+
+
+# -- helpers shared by the backward-time checks ----------------------------------
+def launch_location(entry: Optional[warp_seams.LaunchEntry], record) -> Optional[Location]:
+    """The forward call site of a tape entry: the tracker's record, else Warp's own metadata."""
+    if record is not None:
+        loc = record.location()
+        if loc is not None:
+            return loc
+    caller = entry.caller if entry is not None else None
+    if caller and caller.get("file") and caller.get("lineno"):
+        return Location(str(caller["file"]), int(caller["lineno"]), 1)
+    return None
+
+
+def launch_key(entry: warp_seams.LaunchEntry, record):
+    """A cheap key for a launch's call site (file and line of the innermost user frame)."""
+    if record is not None and record.site.snaps:
+        return record.site.key()
+    caller = entry.caller
+    return (caller.get("file"), caller.get("lineno")) if caller else None
+
+
+def arg_name(entry: warp_seams.LaunchEntry, record, pos: int) -> str:
+    params = warp_seams.kernel_params(entry.kernel)
+    label = params[pos].label if pos < len(params) else "arg%d" % pos
+    try:
+        name = record.arg_name(pos) if record is not None else None
+    except Exception:
+        name = None
+    return name or label
+
+
+def read_positions(entry: warp_seams.LaunchEntry, record) -> List[int]:
+    if record is not None:
+        return list(record.reads)
+    return list(range(len(entry.inputs)))
+
+
+def upstream_names(wp, entry: warp_seams.LaunchEntry, record) -> List[str]:
+    """Names of the arrays a skipped launch reads that want a gradient."""
+    fwd = entry.args
+    out = []
+    for pos in read_positions(entry, record):
+        a = fwd[pos] if pos < len(fwd) else None
+        if isinstance(a, wp.array) and a.requires_grad:
+            name = arg_name(entry, record, pos)
+            if name not in out:
+                out.append(name)
+    return out
+
+
+def option_location(kernel, source: str) -> Optional[Location]:
+    """Where enable_backward=False is written, found cheaply in the kernel's file."""
+    func = getattr(kernel, "func", None)
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return None
+    lines = linecache.getlines(code.co_filename, getattr(func, "__globals__", None))
+    if source == "kernel":
+        kdef = def_location(func)
+        last = kdef.line if kdef is not None else code.co_firstlineno
+        candidates = range(code.co_firstlineno - 1, min(last, len(lines)))
+    else:
+        candidates = range(len(lines))
+    for i in candidates:
+        text = lines[i]
+        if "enable_backward" in text and "False" in text:
+            if source == "kernel" or "set_module_options" in text or "config" in text or "module_options" in text:
+                return Location(code.co_filename, i + 1, text.index("enable_backward") + 1)
+    return None

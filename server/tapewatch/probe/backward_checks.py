@@ -1,0 +1,138 @@
+"""Everything the probe checks around ``tape.backward()``.
+
+Before the user's backward runs: kernels without adjoint on the tape
+(TW405), writes made after recording (TW106), gradients summed across
+optimizer steps (TW202), and with ``--check-launches`` each launch's
+adjoint against finite differences (TW404).  After it: non-finite
+gradients, told apart into a diverged forward (TW407) and a backward that
+produced them (TW403).
+
+Nothing here may change what the program computes.  While a check works,
+the probe's other hooks stand aside (``busy``), the recording tape is
+suspended and Warp's replayed warnings are muted.  Budgets are counted in
+elements and launches, never in seconds, so two runs of one script say the
+same thing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Callable
+
+from . import warp_seams
+from .accumulation import AccumulationCheck
+from .adjoint_disabled import DisabledAdjoint, launch_key
+from .launch_check import LaunchCheck
+from .nonfinite import NonfiniteCheck, grad_arrays, reseedable
+from .sites import Site
+
+# The finite check after each backward reads every gradient array once.  While
+# the elements read stay under this budget every backward is checked; past it,
+# only the 2^k-th backward of each call site (deterministic sampling).
+FINITE_BUDGET_ELEMENTS = 1 << 28
+
+
+class BackwardChecks:
+    def __init__(self, wp, tracker, emit: Callable[..., None], check_launches: bool = False):
+        self.wp = wp
+        self.tracker = tracker
+        self.emit = emit
+        self.check_launches = check_launches
+        self.busy = False  # our own replay/check runs: the other hooks stand aside
+        self.real_launch = warp_seams.real_launch(wp)  # captured before any wrapper
+        self.disabled = DisabledAdjoint(wp, tracker)
+        self.launches = LaunchCheck(wp, tracker, self)
+        self.nonfinite = NonfiniteCheck(wp, tracker, self)
+        self.accumulation = AccumulationCheck(wp, tracker)
+        self._elements_read = 0
+        self._sampled_out = 0
+        self._calls: dict = {}
+
+    # ------------------------------------------------------------- entry points
+    def before_backward(self, tape, args, kwargs) -> dict:
+        from . import overwrites  # noqa: PLC0415
+
+        registry = self.tracker.registry
+        site = Site.here()
+        pending: dict = {"site": site}
+        state = tape.__dict__.get("_tw_state")
+        if state is not None and state.pending_writes:
+            registry.attempt("reporting writes made before backward()",
+                             lambda: overwrites.report_pending_writes(self.tracker, state, site))
+            state.pending_writes = []
+        if self._capturing(tape):
+            pending["capturing"] = True
+            return pending
+        records = self.records(tape)
+        registry.attempt("checking kernels without adjoint", lambda: self.disabled.check(tape, records))
+        pending["leaves"] = registry.attempt("checking gradient accumulation",
+                                             lambda: self.accumulation.before(tape), [])
+        if self.check_launches:
+            registry.attempt("checking launch adjoints", lambda: self.launches.check_tape(tape, self.signature(tape)))
+        pending["finite"] = self._sample(tape, site)
+        if pending["finite"] and not reseedable(args, kwargs):
+            # Seeded outside backward(): the replay needs the seed back (None: too large to copy).
+            pending["snapshot"] = registry.attempt("copying the backward seed",
+                                                   lambda: self.nonfinite.seed_snapshot(tape, args, kwargs))
+        return pending
+
+    def after_backward(self, tape, args, kwargs, orig_backward, pending: dict) -> None:
+        registry = self.tracker.registry
+        if pending.get("capturing"):
+            return
+        registry.attempt("checking gradient accumulation",
+                         lambda: self.accumulation.after(pending.get("leaves") or []))
+        if not pending.get("finite"):
+            return
+        registry.attempt("checking gradients for NaN/Inf", lambda: self.nonfinite.after_backward(
+            tape, args, kwargs, orig_backward, pending, self.signature(tape)))
+
+    def at_exit(self) -> None:
+        if self.check_launches:
+            self.emit("launch_checks", **self.launches.summary())
+        if self._sampled_out:
+            self.emit("finite_check_budget", backward_calls_not_checked=self._sampled_out)
+
+    # ------------------------------------------------------------- plumbing
+    @contextlib.contextmanager
+    def quiet(self, orig_backward=None):
+        """Our own work: other hooks stand aside, nothing is recorded, Warp's replayed warnings are muted."""
+        was_busy, self.busy = self.busy, True
+        try:
+            with warp_seams.suspended_tape(self.wp), warp_seams.muted_backward_warnings(orig_backward):
+                yield
+        finally:
+            self.busy = was_busy
+
+    def _sample(self, tape, site: Site) -> bool:
+        """Deterministic: every backward while under budget, then the 2^k-th of each call site."""
+        size = sum(g.size for g in grad_arrays(self.wp, tape))
+        key = site.key()
+        n = self._calls[key] = self._calls.get(key, 0) + 1
+        if self._elements_read + size <= FINITE_BUDGET_ELEMENTS or (n & (n - 1)) == 0:
+            self._elements_read += size
+            return True
+        self._sampled_out += 1
+        return False
+
+    def _capturing(self, tape) -> bool:
+        """A CUDA graph capture cannot be read from: the checks stand aside."""
+        for item in warp_seams.tape_launches(tape):
+            return warp_seams.is_capturing(item.launch)
+        return False
+
+    def records(self, tape) -> dict:
+        state = tape.__dict__.get("_tw_state")
+        if state is None:
+            return {}
+        return {r.tape_index: r for r in state.launches}
+
+    def signature(self, tape) -> tuple:
+        records = self.records(tape)
+        out = []
+        for item in warp_seams.tape_items(tape):
+            if item.launch is None:
+                out.append(("func", getattr(item.func, "__qualname__", "")))
+            else:
+                out.append((item.launch.kernel.key, launch_key(item.launch, records.get(item.index))))
+        return tuple(out)

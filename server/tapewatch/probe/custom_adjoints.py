@@ -1,0 +1,223 @@
+"""Which custom adjoint (``@wp.func_grad``) makes a launch's adjoint wrong.
+
+When a launch disagrees with finite differences (TW404) and its kernel
+calls ``@wp.func``s that have custom adjoints, each custom adjoint is
+checked on its own: a small generated kernel calls the function on inputs
+drawn from the values the launch saw (array elements for arguments that
+come from arrays, the launch's own scalars and constants for the rest), and
+its adjoint (which is the custom one) is compared with finite differences
+of the function's forward.  The first one that fails is where the fix goes:
+its ``wp.adjoint[x]`` statement for the input that disagrees.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import tempfile
+import textwrap
+import types
+from typing import Any, List, NamedTuple, Optional
+
+from ..model import Location, Related
+from . import warp_seams
+from .kernel_access import call_argument_sources
+from .sites import def_location
+
+SAMPLES = 24
+
+
+class Culprit(NamedTuple):
+    func_name: str
+    location: Location
+    numbers: str
+    related: List[Related]
+
+
+def custom_adjoints_called(wp, kernel) -> List[tuple]:
+    """``[(name, Function)]`` of the ``@wp.func``s with a custom adjoint the kernel calls by name."""
+    func = getattr(kernel, "func", None)
+    env = getattr(func, "__globals__", None) or {}
+    source = warp_seams.kernel_source(kernel) or ""
+    function_cls = warp_seams.function_class(wp)
+    out = []
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError):
+        return out
+    called = {_callee(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    for name in sorted(called):
+        obj = env.get(name)
+        if function_cls is not None and isinstance(obj, function_cls) and warp_seams.custom_grad(obj) is not None:
+            out.append((name, obj))
+    return out
+
+
+def locate_wrong_adjoint(wp, kernel, entry, checks) -> Optional[Culprit]:
+    from .finite_diff import check_launch  # noqa: PLC0415
+
+    for name, fn in custom_adjoints_called(wp, kernel):
+        harness = _Harness(wp, kernel, entry, name, fn)
+        built = harness.build()
+        if built is None:
+            continue
+        test_entry, reads, writes = built
+        with checks.quiet():
+            result = check_launch(wp, checks.real_launch, test_entry, reads, writes,
+                                  lambda pos, field: harness.labels[pos], cotangent="ones")
+        if result.get("status") != "fail":
+            continue
+        worst = result["worst"]
+        grad = warp_seams.custom_grad(fn)
+        loc = _adjoint_statement(grad, worst["input"]) or def_location(getattr(grad, "func", None))
+        if loc is None:
+            continue
+        numbers = ("d %s/d `%s` at %d sampled inputs drawn from this launch's values, %d fail; worst: custom "
+                   "adjoint %.6g vs finite difference %.6g"
+                   % (name, worst["input"], result["checked"], result["failed"], worst["ad"], worst["fd"]))
+        related = []
+        fdef = def_location(getattr(fn, "func", None))
+        if fdef is not None:
+            related.append(Related(fdef, "the forward function `%s` the adjoint must match" % name, "function"))
+        return Culprit(name, loc, numbers, related)
+    return None
+
+
+class _Harness:
+    """A generated kernel ``out[i] = fn(a0[i], a1[i], ...)`` over sampled inputs."""
+
+    def __init__(self, wp, kernel, entry, name, fn):
+        self.wp, self.kernel, self.entry, self.name, self.fn = wp, kernel, entry, name, fn
+        self.labels: List[str] = []
+
+    def build(self):
+        wp = self.wp
+        import numpy as np  # noqa: PLC0415
+
+        fn = self.fn
+        inputs = list((getattr(fn, "input_types", None) or {}).items())
+        ret = getattr(getattr(fn, "adj", None), "return_var", None)
+        if not inputs or not ret or len(ret) != 1:
+            return None
+        ret_type = ret[0].type
+        params = [p for p, _ in inputs]
+        sources = call_argument_sources(self.kernel, self.name, len(params))
+        rng = np.random.default_rng(7)
+        arrays, differentiable = [], []
+        for k, (param, ptype) in enumerate(inputs):
+            dtype = _warp_type(wp, ptype)
+            if dtype is None:
+                return None
+            source = sources[k] if k < len(sources) else None
+            values = self._values(source, dtype, rng)
+            if values is None:
+                return None
+            wants_grad = source is None or source[0] == "array"
+            arrays.append(wp.array(values, dtype=dtype, requires_grad=wants_grad, device=self.entry.device))
+            differentiable.append(wants_grad)
+        out = wp.zeros(SAMPLES, dtype=ret_type, requires_grad=True, device=self.entry.device)
+        test_kernel = self._kernel([_warp_type(wp, t) for _, t in inputs], ret_type)
+        if test_kernel is None:
+            return None
+        self.labels = params + ["return value"]
+        test_entry = warp_seams.LaunchEntry(test_kernel, SAMPLES, 0, arrays, [out], self.entry.device, 256, {})
+        reads = {(i, "") for i in range(len(arrays)) if differentiable[i]}
+        writes = {(len(arrays), "")}
+        return test_entry, reads, writes
+
+    def _values(self, source, dtype, rng):
+        """Sampled inputs: from the launch's arrays, its scalars, or a seeded spread."""
+        import numpy as np  # noqa: PLC0415
+
+        wp = self.wp
+        # Vector and matrix types have a shape; scalars (even with ``_length_`` 1) do not.
+        length = 1
+        for n in getattr(dtype, "_shape_", ()) or ():
+            length *= int(n)
+        length = length if getattr(dtype, "_shape_", None) else 0
+        shape = (SAMPLES, length) if length else (SAMPLES,)
+        if source is not None and source[0] == "constant":
+            return np.full(shape, source[1], dtype=np.float64)
+        if source is not None and source[0] == "param":
+            value = self.entry.args[source[1]] if source[1] < len(self.entry.args) else None
+            try:
+                return np.full(shape, float(value), dtype=np.float64) if not length else \
+                    np.tile(np.asarray(value, dtype=np.float64).reshape(-1)[:length], (SAMPLES, 1))
+            except (TypeError, ValueError):
+                return None
+        pool = []
+        if source is not None and source[0] == "array" and source[1] < len(self.entry.args):
+            arr = self.entry.args[source[1]]
+            if isinstance(arr, wp.array):
+                try:
+                    data = arr.numpy().astype(np.float64)
+                    pool = data.reshape(-1, length) if length else data.reshape(-1)
+                except Exception:
+                    pool = []
+        if len(pool):
+            picks = rng.choice(len(pool), size=SAMPLES, replace=len(pool) < SAMPLES)
+            values = np.asarray(pool)[picks]
+            scale = np.abs(values).mean() if values.size else 1.0
+            return values + rng.standard_normal(values.shape) * 0.05 * (scale or 1.0)
+        return rng.standard_normal(shape)
+
+    def _kernel(self, in_types, ret_type):
+        names = ["a%d" % i for i in range(len(in_types))]
+        header = ", ".join("%s: wp.array(dtype=_tw_t%d)" % (n, i) for i, n in enumerate(names))
+        source = (
+            "import warp as wp\n\n\n"
+            "@wp.kernel\n"
+            "def _tw_check_%s(%s, out: wp.array(dtype=_tw_ret)):\n"
+            "    i = wp.tid()\n"
+            "    out[i] = _tw_fn(%s)\n" % (self.name, header, ", ".join("%s[i]" % n for n in names))
+        )
+        folder = tempfile.mkdtemp(prefix="tapewatch-adjoint-")
+        path = os.path.join(folder, "check_%s.py" % self.name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(source)
+        module = types.ModuleType("_tapewatch_check_%s_%d" % (self.name, id(self)))
+        module.__file__ = path
+        module.__dict__.update({"_tw_fn": self.fn, "_tw_ret": ret_type,
+                                **{"_tw_t%d" % i: t for i, t in enumerate(in_types)}})
+        exec(compile(source, path, "exec"), module.__dict__)
+        return module.__dict__.get("_tw_check_%s" % self.name)
+
+
+def _warp_type(wp, ptype):
+    if ptype is float:
+        return wp.float32
+    if ptype is int:
+        return None  # integers have no derivative to check
+    scalar = getattr(ptype, "_wp_scalar_type_", ptype)
+    if getattr(scalar, "__name__", "") in ("float32", "float64"):
+        return ptype
+    return None
+
+
+def _adjoint_statement(grad, input_name: str) -> Optional[Location]:
+    """The line that writes ``wp.adjoint[input]`` in a custom adjoint."""
+    func = getattr(grad, "func", None)
+    source = getattr(getattr(grad, "adj", None), "source", None)
+    code = getattr(func, "__code__", None)
+    if not source or code is None:
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AugAssign) else []
+        for t in targets:
+            if isinstance(t, ast.Subscript) and _callee(t.value) == "adjoint" and \
+                    isinstance(t.slice, ast.Name) and t.slice.id == input_name:
+                return Location(code.co_filename, code.co_firstlineno + node.lineno - 1, node.col_offset + 1)
+    return None
+
+
+def _callee(func: Any) -> str:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return ""

@@ -1,0 +1,286 @@
+"""One launch's adjoint against finite differences, on private copies.
+
+For each differentiable output ``q`` a seeded random cotangent ``w_q`` is
+pushed through one adjoint launch, giving ``w_q · dq/dx`` for every element
+of every differentiable input at once; a few input elements (the largest
+adjoints and seeded random ones) are perturbed by ``±eps·max(1, |x|)`` and
+the forward relaunched from the saved arguments, giving the same numbers by
+finite differences.
+
+Only what was measured is said.  Before an element counts as a failure,
+the forward and backward one-sided differences must agree with each other
+(otherwise the element sits on a kink: a clamp, min/max, abs, a bilinear
+interpolation crossing a cell) and a second difference with a quarter of
+the step must agree with the first (otherwise rounding noise or a branch);
+such elements are counted as *non-smooth* and another element is tried.
+A launch where every sample was non-smooth is *inconclusive*, not failed.
+
+Arrays inside ``@wp.struct`` arguments are copied and perturbed too.  The
+user's arrays are never touched.  Stdlib, Warp and NumPy.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Tuple
+
+from . import warp_seams
+
+SAMPLES_PER_INPUT = 4  # input elements compared per differentiable input
+MAX_TRIES_PER_INPUT = 12  # elements tried per input, non-smooth ones replaced
+ATOL, RTOL = 1e-3, 1e-2  # Warp's gradcheck defaults
+EPS = {4: 1e-3, 8: 1e-6}  # relative step by float size (float16 is not checked)
+SEED = 20240611
+KINK_RTOL = 0.1  # one-sided slopes further apart than this (relative) mark a kink
+
+
+class _Gradients:
+    """Stands in for a tape in ``Tape.get_adjoint`` (which only records into ``gradients``)."""
+
+    def __init__(self):
+        self.gradients: dict = {}
+
+
+def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, label, cotangent="random") -> dict:
+    """Compare one launch's adjoint with central differences.
+
+    ``reads``/``writes``: sets of (position, field) the launch reads and
+    writes; ``label(pos, field)`` names an array for the report.  With
+    ``cotangent="ones"`` (independent per-thread outputs) the numbers are
+    the derivatives themselves rather than projections on a random vector.
+    Returns ``{"status": "pass"|"fail"|"inconclusive"|"skipped", ...}``.
+    """
+    import numpy as np  # noqa: PLC0415
+
+    args = entry.args
+    n_in = len(entry.inputs)
+    for a in args:
+        if warp_seams.is_array_like(wp, a) and not isinstance(a, wp.array):
+            return {"status": "skipped", "reason": "indexed or fabric array argument"}
+
+    # Private copies of every array the launch can see, structs rebuilt around their copies.
+    copies: Dict[int, Any] = {}
+
+    def copy_of(a):
+        c = copies.get(id(a))
+        if c is None:
+            c = copies[id(a)] = wp.clone(a, requires_grad=bool(a.requires_grad))
+        return c
+
+    slots: Dict[Tuple[int, str], Any] = {}  # (pos, field) -> copy
+    cargs = []
+    for pos, a in enumerate(args):
+        if isinstance(a, wp.array):
+            c = copy_of(a)
+            slots[(pos, "")] = c
+            cargs.append(c)
+        elif a is not None and warp_seams.is_struct_instance(wp, a):
+            clone = _copy_struct(wp, a, copy_of, slots, pos, "")
+            if clone is None:
+                return {"status": "skipped", "reason": "struct argument that cannot be copied"}
+            cargs.append(clone)
+        else:
+            cargs.append(a)
+    saved = {id(c): c.numpy().copy() for c in copies.values()}
+
+    def usable(key) -> bool:
+        c = slots.get(key)
+        if c is None or not c.requires_grad:
+            return False
+        dt = saved[id(c)].dtype
+        return dt.kind == "f" and dt.itemsize in EPS
+
+    def distinct(keys):
+        out, seen = [], set()
+        for k in keys:
+            c = slots[k]
+            if id(c) not in seen:
+                seen.add(id(c))
+                out.append(k)
+        return out
+
+    ins = distinct([k for k in sorted(reads) if k not in writes and usable(k)])
+    outs = distinct([k for k in sorted(writes) if usable(k)])
+    if not ins or not outs:
+        return {"status": "skipped", "reason": "no differentiable input/output pair"}
+
+    cin, cout = cargs[:n_in], cargs[n_in:]
+    holder = _Gradients()
+    adjoint_block_dim = warp_seams.resolved_block_dim(wp, entry.block_dim)
+
+    def restore():
+        for c in copies.values():
+            c.assign(saved[id(c)])
+
+    rng = np.random.default_rng(SEED)
+    ad: Dict[tuple, Dict[tuple, Any]] = {}
+    weights: Dict[tuple, Any] = {}
+    for q in outs:
+        restore()
+        for c in copies.values():
+            if c.grad is not None:
+                c.grad.zero_()
+        out_copy = slots[q]
+        shape = saved[id(out_copy)].shape
+        w = (np.ones(shape) if cotangent == "ones" else rng.standard_normal(shape)).astype(
+            saved[id(out_copy)].dtype)
+        weights[q] = w.reshape(-1).astype(np.float64)
+        out_copy.grad.assign(w)
+        real_launch(
+            entry.kernel, dim=entry.dim, inputs=cin, outputs=cout,
+            adj_inputs=[warp_seams.get_adjoint(wp, holder, c) for c in cin],
+            adj_outputs=[warp_seams.get_adjoint(wp, holder, c) for c in cout],
+            device=entry.device, adjoint=True, record_tape=False, max_blocks=entry.max_blocks,
+            block_dim=adjoint_block_dim,
+        )
+        ad[q] = {p: slots[p].grad.numpy().astype(np.float64).reshape(-1).copy() for p in ins}
+
+    def forward(p, j, step) -> Tuple[Dict[tuple, Any], float]:
+        restore()
+        c = slots[p]
+        host = saved[id(c)].copy()
+        flat = host.reshape(-1)
+        before = float(flat[j])
+        flat[j] = flat.dtype.type(before + step)
+        c.assign(host)
+        real_launch(entry.kernel, dim=entry.dim, inputs=cin, outputs=cout, device=entry.device, record_tape=False,
+                    max_blocks=entry.max_blocks, block_dim=entry.block_dim)
+        return {q: slots[q].numpy().astype(np.float64).reshape(-1) for q in outs}, float(flat[j]) - before
+
+    base_cache: Dict[str, Any] = {}
+
+    def base() -> Dict[tuple, Any]:
+        if "v" not in base_cache:
+            restore()
+            real_launch(entry.kernel, dim=entry.dim, inputs=cin, outputs=cout, device=entry.device,
+                        record_tape=False, max_blocks=entry.max_blocks, block_dim=entry.block_dim)
+            base_cache["v"] = {q: slots[q].numpy().astype(np.float64).reshape(-1) for q in outs}
+        return base_cache["v"]
+
+    def differences(p, j, step) -> Tuple[Dict[tuple, float], Dict[tuple, float], Dict[tuple, float]]:
+        """(central, forward one-sided, backward one-sided) projected on the cotangents."""
+        plus, dp = forward(p, j, step)
+        minus, dm = forward(p, j, -step)
+        mid = base()
+        out_c, out_f, out_b = {}, {}, {}
+        with np.errstate(all="ignore"):
+            for q in outs:
+                w = weights[q]
+                out_c[q] = float(np.dot(w, plus[q] - minus[q]) / (dp - dm)) if dp - dm else float("nan")
+                out_f[q] = float(np.dot(w, plus[q] - mid[q]) / dp) if dp else float("nan")
+                out_b[q] = float(np.dot(w, mid[q] - minus[q]) / -dm) if dm else float("nan")
+        return out_c, out_f, out_b
+
+    def close(a, b) -> bool:
+        return abs(a - b) <= ATOL + RTOL * abs(b)
+
+    def smooth(fwd, bwd) -> bool:
+        # On a smooth function the one-sided slopes differ by O(step); at a kink by O(1).
+        return abs(fwd - bwd) <= ATOL + KINK_RTOL * max(abs(fwd), abs(bwd))
+
+    checked = failed = nonsmooth = 0
+    max_abs = max_rel = worst_err = 0.0
+    worst = None
+    for p in ins:
+        c = slots[p]
+        flat_x = saved[id(c)].reshape(-1).astype(np.float64)
+        total = sum(np.abs(ad[q][p]) for q in outs)
+        order = [int(j) for j in np.argsort(-total, kind="stable")[:2]]
+        rest = [j for j in range(flat_x.size) if j not in order]
+        if rest:
+            order += [int(j) for j in rng.choice(rest, size=min(MAX_TRIES_PER_INPUT - len(order), len(rest)),
+                                                 replace=False)]
+        eps = EPS[saved[id(c)].dtype.itemsize]
+        compared = 0
+        for j in order:
+            if compared >= SAMPLES_PER_INPUT:
+                break
+            step = eps * max(1.0, abs(flat_x[j]))
+            fd, fwd, bwd = differences(p, j, step)
+            counted = False
+            for q in outs:
+                a, f = float(ad[q][p][j]), fd[q]
+                if not (np.isfinite(a) and np.isfinite(f)):
+                    continue  # NaN/Inf adjoints are TW403's
+                if close(a, f):
+                    checked += 1
+                    counted = True
+                    max_abs = max(max_abs, abs(a - f))
+                    continue
+                # Disagreement: is the point smooth enough to judge?
+                if not (np.isfinite(fwd[q]) and np.isfinite(bwd[q]) and smooth(fwd[q], bwd[q])):
+                    nonsmooth += 1
+                    continue
+                f2 = differences(p, j, step / 4.0)[0][q]
+                if not np.isfinite(f2) or not close(f, f2):
+                    nonsmooth += 1
+                    continue
+                f = f2
+                err = abs(a - f)
+                checked += 1
+                counted = True
+                if err > ATOL:  # a relative error of rounding noise around zero means nothing
+                    max_rel = max(max_rel, err / (abs(f) + 1e-8))
+                if close(a, f):
+                    max_abs = max(max_abs, err)
+                    continue
+                failed += 1
+                if worst is None or err > worst_err:
+                    worst_err = err
+                    worst = {"input": label(*p), "output": label(*q), "element": j, "ad": a, "fd": f,
+                             "fd_forward": fwd[q], "fd_backward": bwd[q]}
+                max_abs = max(max_abs, err)
+            if counted:
+                compared += 1
+    restore()
+    if failed:
+        status = "fail"
+    elif checked:
+        status = "pass"
+    elif nonsmooth:
+        status = "inconclusive"
+    else:
+        status = "skipped"
+    out = {"status": status, "checked": checked, "failed": failed, "nonsmooth": nonsmooth, "max_abs": max_abs,
+           "max_rel": max_rel, "worst": worst}
+    if status == "inconclusive":
+        out["reason"] = ("every sampled element sits on a kink or in rounding noise (one-sided differences "
+                         "disagree): finite differences cannot judge this launch here")
+    elif status == "skipped":
+        out["reason"] = "no derivative could be compared"
+    return out
+
+
+def _copy_struct(wp, value, copy_of, slots, pos, prefix, depth=0):
+    """A new struct instance whose arrays are private copies (nested structs too)."""
+    if depth > 8:
+        return None
+    try:
+        clone = type(value)()
+    except Exception:
+        return None
+    cls = getattr(value, "_cls", None)
+    names = list(getattr(cls, "vars", {}) or {})
+    for name in names:
+        item = getattr(value, name, None)
+        field = "%s.%s" % (prefix, name)
+        if isinstance(item, wp.array):
+            c = copy_of(item)
+            slots[(pos, field)] = c
+            setattr(clone, name, c)
+        elif item is not None and warp_seams.is_struct_instance(wp, item):
+            inner = _copy_struct(wp, item, copy_of, slots, pos, field, depth + 1)
+            if inner is None:
+                return None
+            setattr(clone, name, inner)
+        else:
+            try:
+                setattr(clone, name, item)
+            except Exception:
+                return None
+    return clone
+
+
+def samples_summary(result: dict) -> str:
+    return "%d compared, %d failed, %d non-smooth" % (result.get("checked", 0), result.get("failed", 0),
+                                                      result.get("nonsmooth", 0))
+

@@ -1,0 +1,155 @@
+"""TW404: each taped launch's adjoint against finite differences of that launch.
+
+Run before the user's ``tape.backward()``, on private copies (see
+``finite_diff``).  The first and last launch of each call site are
+checked, once per tape structure, within a budget counted in launches (not
+seconds), so two runs of one script check the same launches and say the
+same thing.  Every launch not checked is counted with its reason, and the
+counts go out in a ``launch_checks`` summary event.
+
+A failure is reported where the fix goes: the custom adjoint
+(``@wp.func_grad``) that disagrees with finite differences of its own
+forward function, when the kernel calls one; else the kernel.  The launch
+is a related location.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Dict, List
+
+from .. import codes
+from ..model import Finding, Related
+from . import related as rel, warp_seams
+from .adjoint_disabled import launch_key, launch_location
+from .finite_diff import ATOL, RTOL, check_launch
+
+INSTANCES_PER_SITE = 2  # first and last launch of one call site on a tape
+MAX_CHECKED_LAUNCHES = 64  # per run: a deterministic budget, in launches
+
+
+class LaunchCheck:
+    def __init__(self, wp, tracker, checks):
+        self.wp = wp
+        self.tracker = tracker
+        self.checks = checks
+        self._checked_signatures: set = set()
+        self.checked = 0
+        self.outcomes: Counter = Counter()  # status -> launches
+        self.skipped: Counter = Counter()  # reason -> launches
+
+    def check_tape(self, tape, signature: tuple) -> None:
+        if signature in self._checked_signatures:
+            return
+        self._checked_signatures.add(signature)
+        records = self.checks.records(tape)
+        by_site: Dict[tuple, List] = {}
+        for item in warp_seams.tape_launches(tape):
+            entry = item.launch
+            if not self.checks.disabled.enabled(entry.kernel)[0]:
+                continue  # TW405, never "passed"
+            by_site.setdefault((launch_key(entry, records.get(item.index)), entry.kernel.key), []).append(item)
+        chosen = []
+        for items in by_site.values():
+            chosen.extend([items[0]] if INSTANCES_PER_SITE == 1 or len(items) == 1 else [items[0], items[-1]])
+        for item in sorted(chosen, key=lambda it: it.index):
+            if self.checked >= MAX_CHECKED_LAUNCHES:
+                self.skipped["budget of %d launches per run reached" % MAX_CHECKED_LAUNCHES] += 1
+                continue
+            self.checked += 1
+            self._check_one(item.launch, records.get(item.index))
+
+    def _check_one(self, entry, record) -> None:
+        registry = self.tracker.registry
+        reads, writes = _access_keys(entry, record)
+
+        def label(pos, field):
+            name = None
+            if record is not None:
+                name = registry.attempt("naming a launch argument", lambda: record.arg_name(pos))
+            params = warp_seams.kernel_params(entry.kernel)
+            base = name or (params[pos].label if pos < len(params) else "arg%d" % pos)
+            return base + field
+
+        try:
+            with self.checks.quiet():
+                result = check_launch(self.wp, self.checks.real_launch, entry, reads, writes, label)
+        except Exception as exc:  # a kernel we cannot relaunch: say so, never fail the run
+            result = {"status": "skipped", "reason": "%s: %s" % (type(exc).__name__, exc)}
+        status = result["status"]
+        self.outcomes[status] += 1
+        if status == "skipped":
+            self.skipped[result.get("reason", "unknown")] += 1
+        loc = launch_location(entry, record)
+        event = dict(result, kernel=entry.kernel.key, path=loc.path if loc else None, line=loc.line if loc else None)
+        event.pop("worst", None)
+        self.tracker.registry.emit("launch_check", **event)
+        if status == "fail":
+            self._report(entry, record, loc, result)
+
+    def summary(self) -> dict:
+        return {"checked": sum(n for s, n in self.outcomes.items() if s != "skipped"),
+                "passed": self.outcomes.get("pass", 0), "failed": self.outcomes.get("fail", 0),
+                "inconclusive": self.outcomes.get("inconclusive", 0),
+                "skipped": sum(self.skipped.values()), "skip_reasons": dict(self.skipped)}
+
+    def _report(self, entry, record, launch_loc, result) -> None:
+        from .custom_adjoints import locate_wrong_adjoint  # noqa: PLC0415
+
+        registry = self.tracker.registry
+        kernel = entry.kernel
+        culprit = registry.attempt("checking the custom adjoints the kernel calls",
+                                   lambda: locate_wrong_adjoint(self.wp, kernel, entry, self.checks))
+        loc = culprit.location if culprit is not None else (
+            rel.kernel_def(kernel, "")[0].location if rel.kernel_def(kernel, "") else launch_loc)
+        key = ("TW404", (loc.path, loc.line) if loc else None, kernel.key)
+        if registry.bump(key):
+            return
+        w = result["worst"]
+        kname = warp_seams.kernel_name(kernel)
+        numbers = ("d`%s`/d`%s`[%d]: adjoint %.6g vs finite difference %.6g (one-sided %.6g / %.6g); max abs "
+                   "error %.3g, max rel error %.3g; %d of %d compared derivatives fail (tolerance atol=%g, rtol=%g)"
+                   % (w["output"], w["input"], w["element"], w["ad"], w["fd"], w["fd_forward"], w["fd_backward"],
+                      result["max_abs"], result["max_rel"], result["failed"], result["checked"], ATOL, RTOL))
+        if culprit is not None:
+            message = ("The custom adjoint of `%s` disagrees with finite differences of `%s` itself: %s. It makes "
+                       "the adjoint of `%s` wrong at this launch: %s."
+                       % (culprit.func_name, culprit.func_name, culprit.numbers, kname, numbers))
+        else:
+            message = ("The adjoint of `%s` disagrees with finite differences at its launch: %s. Check the kernel's "
+                       "math%s." % (kname, numbers, ", and the custom adjoints (@wp.func_grad) it calls"
+                                    if _calls_custom_adjoints(self.wp, kernel) else ""))
+        related: List[Related] = []
+        if launch_loc is not None:
+            related.append(Related(launch_loc, "launch of `%s` whose adjoint disagrees" % kname, "launch"))
+        if culprit is not None:
+            related.extend(culprit.related)
+        kdef = rel.kernel_def(kernel, "kernel `%s`" % kname)
+        if kdef and kdef[0].location != loc:
+            related.extend(kdef)
+        if record is not None:
+            related.extend(rel.caller_chain(record.site))
+        data = {"kernel": kname, "max_abs_error": result["max_abs"], "max_rel_error": result["max_rel"],
+                "input": w["input"], "output": w["output"], "element": w["element"], "ad": w["ad"],
+                "fd": w["fd"], "checked": result["checked"], "failed": result["failed"],
+                "launch": record.index if record is not None else None}
+        if culprit is not None:
+            data["custom_adjoint"] = culprit.func_name
+        registry.report(key, Finding(code="TW404", message=message, location=loc, severity=codes.severity("TW404"),
+                                     related=related, data=data), launches=[data["launch"]])
+
+
+def _access_keys(entry, record):
+    """(reads, writes) as sets of (position, field)."""
+    if record is not None:
+        reads = {(a.pos, a.field) for a in record.accesses if a.read}
+        writes = {(a.pos, a.field) for a in record.accesses if a.write}
+        return reads, writes
+    n_in = len(entry.inputs)
+    return {(i, "") for i in range(n_in)}, {(i, "") for i in range(n_in, len(entry.args))}
+
+
+def _calls_custom_adjoints(wp, kernel) -> bool:
+    from .custom_adjoints import custom_adjoints_called  # noqa: PLC0415
+
+    return bool(custom_adjoints_called(wp, kernel))

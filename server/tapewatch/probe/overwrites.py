@@ -1,0 +1,373 @@
+"""Overwrite findings (TW101–TW107): messages, related locations, severity.
+
+Every finding is placed on the call the user must change (the launch, the
+copy, the ``zero_()``), names arrays as the user wrote them, and says
+whether the gradient is really affected: an overwrite only corrupts the
+gradient through values the reader's adjoint uses, so a reader that is
+linear in the overwritten array (or that produces nothing with a gradient)
+makes the finding information, with the reason.
+
+Naming and related locations degrade: a step that fails is recorded as an
+internal error and the finding goes out with the kernel's own labels.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+from .. import codes
+from ..model import Finding, Location, Related
+from . import frames, related as rel
+from .kernel_access import kernel_access
+from .sites import Site
+
+COPY_OPS = {"copy": "wp.copy", "clone": "wp.clone", "assign": "array.assign"}
+
+
+def harmless_reason(entry) -> Optional[str]:
+    """Why an overwrite of what ``entry`` read cannot change the gradient, or None."""
+    record, access = entry.record, entry.access
+    from .tracker import differentiable  # noqa: PLC0415
+
+    if not any(differentiable(a.array) for a in record.accesses if a.write):
+        return ("`%s` writes no array with requires_grad, so no gradient flows back through its adjoint"
+                % record.kernel_name)
+    label = record.access_label(access)
+    if not kernel_access(record.kernel).adjoint_uses(label, record.differentiable_paths()):
+        return ("`%s` is linear in `%s`: its adjoint does not use the overwritten values, so the gradient is "
+                "unaffected" % (record.kernel_name, label))
+    return None
+
+
+def _overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg, kernel, op, warp_reported,
+               launch=None, head=None, key_extra=(), extra_related=()):
+    registry = tracker.registry
+    reader = entry.record
+    primary = registry.attempt("locating an overwrite", lambda: site.location(names)) or _raw_location(site)
+    if not what:
+        what = registry.attempt("naming an overwritten array",
+                                lambda: frames.name_by_identity(arr, frames.innermost_user_frame()))
+    reader_what = registry.attempt("naming the reading launch's array", lambda: reader.access_name(entry.access))
+    what = what or reader_what or "array"
+    key = (code, what, arg, op, site.key()) + tuple(key_extra)
+    if registry.bump(key):
+        return
+
+    def build():
+        reader_label = reader.access_label(entry.access)
+        reader_loc = registry.attempt("locating the reading launch", reader.location)
+        where = registry.attempt("describing the reading launch",
+                                 lambda: rel.short_where(reader_loc, primary, reader.site, site), "earlier")
+        shared = ""
+        if alias:
+            shared = " (`%s` shares memory with `%s`, which the reader was given)" % (what, reader_what or "it")
+        message = "%s%s, but `%s` launched %s read it (argument `%s`) earlier on the same tape: " \
+                  "its adjoint will replay with the overwritten values." % (
+                      head or _head(code, what, arg, op), shared, reader.kernel_name, where, reader_label)
+        harmless = registry.attempt("deciding whether the reader's adjoint uses the values",
+                                    lambda: harmless_reason(entry))
+        if code in ("TW101", "TW102") and not warp_reported and not alias:
+            message += " Warp's tracker did not report this."
+        elif code == "TW103":
+            message += " Warp's tracker does not track zero_()/fill_()."
+        if harmless:
+            message += " Harmless here: %s." % harmless
+        related: List[Related] = []
+        if reader_loc is not None:
+            related.append(Related(reader_loc, "`%s` read `%s` here (argument `%s`)"
+                                   % (reader.kernel_name, reader_what or what, reader_label), "reader"))
+            related.extend(registry.attempt("listing the reader's callers", lambda: [
+                Related(outer.location((inner.f_code.co_name,)),
+                        "`%s()` called from here for that read" % inner.f_code.co_name, "reader-caller")
+                for outer, inner in zip(reader.site.snaps[1:], reader.site.snaps)], []))
+        if kernel is not None:
+            related.extend(rel.kernel_def(kernel, "kernel `%s` that writes `%s`" % (op, arg)))
+        if getattr(reader.kernel, "func", None) is not getattr(kernel, "func", None):
+            related.extend(rel.kernel_def(reader.kernel, "kernel `%s` that read it" % reader.kernel_name,
+                                          "reader-kernel"))
+        related.extend(registry.attempt("finding the allocation", lambda: rel.allocation(arr, what), []))
+        related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(site), []))
+        related.extend(rel.library_frame(site))
+        related.extend(extra_related)
+        data = {"array": what, "argument": arg, "operation": op, "reader_kernel": reader.kernel_name,
+                "reader_argument": reader_label, "warp_reported": warp_reported,
+                "launch": launch, "reader_launch": reader.index}
+        if alias:
+            data["alias_of"] = reader_what
+        if harmless:
+            data["harmless"] = harmless
+        return Finding(code=code, message=message, location=primary,
+                       severity="information" if harmless else codes.severity(code), related=related, data=data)
+
+    registry.report(key, build, arrays=[arr], launches=[launch, reader.index])
+
+
+def _head(code, what, arg, op) -> str:
+    if code == "TW101":
+        return "`%s` (argument `%s` of `%s`) is overwritten by this launch" % (what, arg, op)
+    if code == "TW102":
+        return "`%s` overwrites `%s`" % (op, what)
+    return "`%s.%s` overwrites `%s`" % (what, op, what) if what else "`%s` overwrites an array" % op
+
+
+def _raw_location(site: Site) -> Optional[Location]:
+    snap = site.primary
+    if snap is None:
+        return None
+    return Location(snap.f_code.co_filename, snap.f_lineno, 1)
+
+
+# -- the writes ---------------------------------------------------------------
+def report_launch_overwrite(tracker, record, access, entry, alias: bool, warp_reported: bool) -> None:
+    registry = tracker.registry
+    what = registry.attempt("naming a launch argument", lambda: record.access_name(access))
+    _overwrite(tracker, "TW101", access.array, entry, alias, site=record.site, names=("launch", "launch_tiled"),
+               what=what, arg=record.access_label(access), kernel=record.kernel, op=record.kernel_name,
+               warp_reported=warp_reported, launch=record.index)
+
+
+def report_copy_overwrite(tracker, dest, src, entry, alias: bool) -> None:
+    registry = tracker.registry
+    site = Site.here()
+    op = frames.api_called() or "copy"
+    names = (op,)
+    what = registry.attempt("naming a copy's destination", lambda: copy_dest_name(site, op, names))
+    warp_reported = bool(dest.__dict__.get("_is_read") and getattr(dest, "grad", None) is not None
+                         and getattr(src, "grad", None) is not None)
+    _overwrite(tracker, "TW102", dest, entry, alias, site=site, names=names, what=what, arg=None, kernel=None,
+               op=COPY_OPS.get(op, op), warp_reported=warp_reported)
+
+
+def report_zero_fill_overwrite(tracker, arr, method: str, entry, alias: bool) -> None:
+    site = Site.here()
+    what = tracker.registry.attempt("naming a zeroed array", lambda: method_object_name(site, method))
+    _overwrite(tracker, "TW103", arr, entry, alias, site=site, names=(method,), what=what, arg=None, kernel=None,
+               op="%s()" % method, warp_reported=False)
+
+
+def report_pending_writes(tracker, state, backward_site: Site) -> None:
+    """TW106 at each write made between recording and this tape's backward()."""
+    registry = tracker.registry
+    backward_loc = registry.attempt("locating a backward() call",
+                                    lambda: backward_site.location((".backward", "backward")))
+    extra = [Related(backward_loc, "the backward() that replays the read", "backward")] if backward_loc else []
+    for pending in state.pending_writes:
+        op, site = pending.op, pending.site
+        if op == "launch":
+            label = "`%s`, launched outside the tape," % _kernel_name(pending.kernel)
+            names = ("launch", "launch_tiled")
+            what = registry.attempt("naming a launch argument", lambda: _untaped_launch_name(pending))
+        elif op in ("zero_", "fill_"):
+            label, names = "`%s()`" % op, (op,)
+            what = registry.attempt("naming an array", lambda: method_object_name(site, op))
+        else:
+            api = frames_op(op)
+            label, names = "`%s`" % COPY_OPS.get(api, api), (api,)
+            what = registry.attempt("naming a copy's destination", lambda: copy_dest_name(site, api, names))
+        entry = pending.entry
+        what = what or registry.attempt("naming the reading launch's array",
+                                        lambda: entry.record.access_name(entry.access)) or "array"
+        head = "%s writes `%s` after the tape recorded it and before its backward()" % (label, what)
+        _overwrite(tracker, "TW106", pending.array, entry, pending.alias, site=site, names=names, what=what,
+                   arg=None, kernel=pending.kernel, op=op, warp_reported=False, head=head,
+                   key_extra=(backward_site.key(),), extra_related=extra)
+
+
+def frames_op(op: str) -> str:
+    return op if op in COPY_OPS else "copy"
+
+
+def _kernel_name(kernel) -> str:
+    from . import warp_seams  # noqa: PLC0415
+
+    return warp_seams.kernel_name(kernel) if kernel is not None else "a kernel"
+
+
+def _untaped_launch_name(pending) -> Optional[str]:
+    from .tracker import LaunchRecord  # noqa: PLC0415
+
+    args = pending.args
+    if not args:
+        return None
+    record = LaunchRecord(0, pending.kernel, pending.site, args, [], -1)
+    for i, a in enumerate(args):
+        if a is pending.array:
+            return record.arg_name(i)
+    return None
+
+
+def copy_dest_name(site: Site, op: str, names) -> Optional[str]:
+    snap = site.primary
+    if snap is None:
+        return None
+    call = frames.call_at(snap, names)
+    if call is None:
+        return None
+    if op == "assign" and hasattr(call.func, "value"):
+        expr = call.func.value
+    else:
+        expr = frames.positional_arg(call, 0, "dest")
+    return frames.user_expression(expr, site.snaps)
+
+
+def method_object_name(site: Site, method: str) -> Optional[str]:
+    """``forces`` in ``forces.zero_()``."""
+    snap = site.primary
+    if snap is None:
+        return None
+    call = frames.call_at(snap, (method,))
+    func = getattr(call, "func", None)
+    if func is not None and hasattr(func, "value"):
+        return frames.user_expression(func.value, site.snaps)
+    return None
+
+
+# -- inside one launch -------------------------------------------------------
+def report_intra_kernel(tracker, record) -> None:
+    """TW104 from the AST analysis and from Warp's codegen warnings (each sees cases the other misses)."""
+    from . import warp_seams  # noqa: PLC0415
+
+    registry = tracker.registry
+    kernel = record.kernel
+    path = warp_seams.kernel_file(kernel)
+    warp_hits = tracker.warp_intra.get((record.kernel_name, path), [])
+    ours = {(hit.param, hit.line): hit for hit in kernel_access(kernel).intra}
+    for param, line in warp_hits:
+        ours.setdefault((param, line), None)
+    for (param, line), hit in ours.items():
+        key = ("TW104", record.kernel_name, path, param, line)
+        if key in registry:
+            continue  # once per kernel and statement (codegen runs once)
+        warp_reported = (param, line) in warp_hits
+
+        def build(param=param, line=line, hit=hit, warp_reported=warp_reported):
+            related = []
+            if hit is not None and hit.read_line != line:
+                related.append(Related(Location(path, hit.read_line, 1), "`%s` read here first" % param, "read"))
+            launch_loc = registry.attempt("locating a launch", record.location)
+            if launch_loc is not None:
+                related.append(Related(launch_loc, "launch of `%s` on the tape" % record.kernel_name, "compiled-by"))
+            related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(record.site), []))
+            if hit is not None and hit.op != "=":
+                message = ("kernel `%s` updates `%s` in place with `%s`: the old value is overwritten, so the adjoint "
+                           "of the factor reads the new one. The gradient with respect to `%s` survives; the "
+                           "gradient with respect to the factor is wrong. Write the product to another array."
+                           % (record.kernel_name, param, hit.op, param))
+            elif hit is not None:
+                message = ("kernel `%s` writes `%s` after reading it (line %d): the adjoint reads the overwritten "
+                           "value." % (record.kernel_name, param, hit.read_line))
+            else:
+                message = ("kernel `%s` writes `%s` after reading it (Warp's codegen found the read, e.g. through a "
+                           "@wp.func or a local alias): the adjoint reads the overwritten value."
+                           % (record.kernel_name, param))
+            if not warp_reported:
+                message += " Warp's tracker did not report this."
+            data = {"kernel": record.kernel_name, "argument": param, "warp_reported": warp_reported}
+            if hit is not None and hit.op != "=":
+                data["operation"] = hit.op
+            return Finding(code="TW104", message=message, location=Location(path, line, hit.column if hit else 1),
+                           severity=codes.severity("TW104"), related=related, data=data)
+
+        registry.report(key, build, launches=[record.index])
+
+
+def report_same_launch_alias(tracker, record) -> None:
+    """TW105: one launch reads and writes the same memory through two arguments."""
+    from .memory import overlaps, span  # noqa: PLC0415
+
+    writes = [a for a in record.accesses if a.write]
+    for r in record.accesses:
+        if not r.read:
+            continue
+        for w in writes:
+            if (w.pos, w.field) == (r.pos, r.field):
+                continue
+            same = w.array is r.array
+            if not same:
+                sr, sw = span(r.array), span(w.array)
+                if sr is None or sw is None or not overlaps(r.array, sr, w.array, sw):
+                    continue
+            _report_alias(tracker, record, r, w)
+            tracker.cover(w.array)  # Warp flags this write too (it marks the read first)
+            break
+
+
+def _report_alias(tracker, record, r, w) -> None:
+    registry = tracker.registry
+    what = registry.attempt("naming a launch argument", lambda: record.access_name(r) or record.access_name(w)) \
+        or "array"
+    key = ("TW105", record.kernel_name, r.pos, r.field, w.pos, w.field, record.site.key())
+    if registry.bump(key):
+        return
+
+    def build():
+        related = rel.kernel_def(record.kernel, "kernel `%s`" % record.kernel_name)
+        related.extend(registry.attempt("finding the allocation", lambda: rel.allocation(r.array, what), []))
+        related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(record.site), []))
+        same = "is passed" if r.array is w.array else "shares memory between two arguments"
+        message = (
+            "`%s` %s to `%s` as `%s`, which it reads, and as `%s`, which it writes: "
+            "the adjoint will read values the forward pass overwrote."
+            % (what, same if r.array is w.array else same + " of", record.kernel_name,
+               record.access_label(r), record.access_label(w))
+        )
+        loc = registry.attempt("locating a launch", record.location) or _raw_location(record.site)
+        return Finding(code="TW105", message=message, location=loc, severity=codes.severity("TW105"),
+                       related=related, data={"array": what, "kernel": record.kernel_name,
+                                              "read_argument": record.access_label(r),
+                                              "written_argument": record.access_label(w), "launch": record.index})
+
+    registry.report(key, build, arrays=[r.array], launches=[record.index])
+
+
+# -- Tapewatch ⊇ Warp --------------------------------------------------------
+def report_warp_flag(tracker, state, record, arr) -> None:
+    """Warp flagged ``arr`` as written after a read and the bookkeeping has no such read on this tape."""
+    registry = tracker.registry
+    label = "array"
+    for a in record.accesses:
+        if a.array is arr:
+            label = record.access_label(a)
+            break
+    else:
+        for i, arg in enumerate(record.args):
+            if arg is arr:
+                label = record.arg_label(i)
+                break
+    # (tape number, generation, launch site) of its last taped read: from another tape, or
+    # from this tape before a backward()/reset() forgot it.
+    last = arr.__dict__.get("_tw_last_read")
+    if last is not None and last[3] == record.index:  # this launch's own read, recorded already
+        last = arr.__dict__.get("_tw_prev_read")
+    stale = last if last is not None and last[:2] != (state.number, state.generation) else None
+    key = ("TW107" if stale else "TW101", record.kernel_name, label, record.site.key())
+    if registry.bump(key):
+        return
+
+    def build():
+        loc = registry.attempt("locating a launch", record.location) or _raw_location(record.site)
+        what = registry.attempt("naming a launch argument",
+                                lambda: next((record.access_name(a) for a in record.accesses if a.array is arr),
+                                             None)) or label
+        related = rel.kernel_def(record.kernel, "kernel `%s` that writes `%s`" % (record.kernel_name, label))
+        if stale:
+            number, _, read_site, _ = stale
+            where = registry.attempt("locating a launch", lambda: read_site.location(("launch", "launch_tiled")))
+            if where is not None:
+                related.append(Related(where, "the read Warp remembers", "reader"))
+            when = "on another tape" if number != state.number else "on this tape before its backward() or reset()"
+            message = ("Warp's tracker warns that `%s` (argument `%s` of `%s`) is written after a read, but that read "
+                       "was %s: it is not replayed against the new values. Warp's read flags are global and, before "
+                       "Warp 1.17, kept until tape.reset(). No gradient is affected."
+                       % (what, label, record.kernel_name, when))
+            return Finding(code="TW107", message=message, location=loc, severity=codes.severity("TW107"),
+                           related=related, data={"array": what, "argument": label, "kernel": record.kernel_name,
+                                                  "warp_reported": True, "launch": record.index})
+        message = ("`%s` (argument `%s` of `%s`) is overwritten by this launch after an earlier launch on the tape "
+                   "read it, as Warp's tracker reports; Tapewatch could not identify the reading launch."
+                   % (what, label, record.kernel_name))
+        return Finding(code="TW101", message=message, location=loc, severity=codes.severity("TW101"),
+                       related=related, data={"array": what, "argument": label, "operation": record.kernel_name,
+                                              "warp_reported": True, "launch": record.index})
+
+    registry.report(key, build, arrays=[arr], launches=[record.index])

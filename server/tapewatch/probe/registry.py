@@ -1,0 +1,136 @@
+"""The one place every probe sensor reports through.
+
+``report(key, build)`` deduplicates (a repeat of the same key only counts),
+assigns the id, and emits the finding the moment it is born.  ``build`` is
+called only for a new key, so a sensor can afford rich messages without
+paying for them on every repeat.
+
+Failures inside Tapewatch never drop what the program did: ``attempt``
+runs a naming or related-location step and, when it raises, records an
+internal error (a visible TW910 finding with the traceback) and gives the
+caller a fallback value, so the finding still goes out with raw names.
+
+Array identity (which findings touch which array, for the tape graph) is
+kept in a side table here; it never enters a finding's public data.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from typing import Any, Callable, Dict, Iterable, List, Optional, Union
+
+from .. import codes
+from ..model import Finding, Location
+
+INTERNAL_ERROR = "TW910"
+# Where the test suite collects internal errors (every test fails on one).
+ERROR_LOG_ENV = "TAPEWATCH_PROBE_ERROR_LOG"
+
+
+class FindingRegistry:
+    def __init__(self, emit: Callable[..., None]):
+        self.emit = emit
+        self._by_key: Dict[Any, Finding] = {}
+        self._arrays: Dict[int, List[str]] = {}  # id(array) -> finding ids
+        self._launches: Dict[int, List[str]] = {}  # launch number -> finding ids
+        self._errors: Dict[tuple, Finding] = {}
+
+    # ---------------------------------------------------------------- report
+    def report(self, key, build: Union[Finding, Callable[[], Finding]], arrays: Iterable = (),
+               launches: Iterable[int] = ()) -> Finding:
+        """Count a repeat, or build, number and emit a new finding."""
+        existing = self._by_key.get(key)
+        if existing is not None:
+            existing.count += 1
+            return existing
+        finding = build() if callable(build) else build
+        finding.id = "f%d" % (len(self._by_key) + 1)
+        if not finding.severity:
+            finding.severity = codes.severity(finding.code)
+        self._by_key[key] = finding
+        for arr in arrays:
+            if arr is not None:
+                self._arrays.setdefault(id(arr), []).append(finding.id)
+        for number in launches:
+            if number is not None:
+                self._launches.setdefault(number, []).append(finding.id)
+        self.emit("finding", finding=finding.to_json())
+        return finding
+
+    def bump(self, key) -> bool:
+        """Count one more occurrence of a known finding; False when the key is new."""
+        existing = self._by_key.get(key)
+        if existing is None:
+            return False
+        existing.count += 1
+        return True
+
+    def get(self, key) -> Optional[Finding]:
+        return self._by_key.get(key)
+
+    def __contains__(self, key) -> bool:
+        return key in self._by_key
+
+    def findings(self) -> List[Finding]:
+        return list(self._by_key.values())
+
+    def for_array(self, arr) -> List[str]:
+        return list(self._arrays.get(id(arr), ()))
+
+    def for_launch(self, number: int) -> List[str]:
+        return list(self._launches.get(number, ()))
+
+    def counts(self) -> Dict[str, int]:
+        out = {f.id: f.count for f in self._by_key.values()}
+        out.update({f.id: f.count for f in self._errors.values()})
+        return out
+
+    # --------------------------------------------------------- degradation
+    def attempt(self, what: str, step: Callable[[], Any], default: Any = None) -> Any:
+        """Run one step of building a finding; on failure record it and use ``default``."""
+        try:
+            return step()
+        except Exception as exc:
+            self.internal_error(what, exc)
+            return default
+
+    def internal_error(self, what: str, exc: BaseException, location: Optional[Location] = None) -> Finding:
+        """A TW910 finding: something inside Tapewatch failed, so results may be incomplete."""
+        text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__, limit=12))
+        origin = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
+        key = (what, type(exc).__name__, tuple((f.filename, f.lineno) for f in origin))
+        _log(text)
+        existing = self._errors.get(key)
+        if existing is not None:
+            existing.count += 1
+            return existing
+        finding = codes.tool_finding(
+            INTERNAL_ERROR,
+            "Internal error in Tapewatch while %s (%s: %s): results may be incomplete. "
+            "Please report it with the traceback from the log." % (what, type(exc).__name__, _short(exc)),
+            location=location, traceback=text, stage=what)
+        finding.id = "tw910-%d" % (len(self._errors) + 1)
+        self._errors[key] = finding
+        self.emit("finding", finding=finding.to_json())
+        return finding
+
+    @property
+    def internal_errors(self) -> int:
+        return len(self._errors)
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return (text[0] if text else "")[:200]
+
+
+def _log(text: str) -> None:
+    path = os.environ.get(ERROR_LOG_ENV)
+    if not path:
+        return
+    try:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(text.rstrip() + "\n---\n")
+    except OSError:
+        pass

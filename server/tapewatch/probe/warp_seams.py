@@ -1,0 +1,286 @@
+"""Every private Warp attribute Tapewatch touches, named once.
+
+Warp's public API has no hooks for what the probe needs (the launches a
+tape recorded, the read/write marks codegen sets, the tape that records
+now), so the probe reads a few private attributes.  They live here and
+nowhere else: a Warp upgrade that moves one touches this file only.
+Capabilities are detected (``hasattr``, ``inspect.signature``), never read
+from version strings; the differences between Warp 1.14 and the newest
+are handled here.
+
+Stdlib and Warp only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import inspect
+from typing import Any, Iterator, List, NamedTuple, Optional
+
+
+class LaunchEntry(NamedTuple):
+    """One kernel launch recorded on a tape (``tape.launches[i]`` is a list in this order)."""
+
+    kernel: Any
+    dim: Any
+    max_blocks: Any
+    inputs: list
+    outputs: list
+    device: Any
+    block_dim: Any
+    metadata: dict
+
+    @property
+    def args(self) -> list:
+        """Forward arguments in the kernel's parameter order."""
+        return list(self.inputs) + list(self.outputs)
+
+    @property
+    def caller(self) -> Optional[dict]:
+        """Warp's own record of the launching frame (``file``, ``lineno``), if any."""
+        meta = self.metadata if isinstance(self.metadata, dict) else {}
+        caller = meta.get("caller")
+        return caller if isinstance(caller, dict) else None
+
+
+class TapeItem(NamedTuple):
+    """A position on a tape: a launch or a ``record_func`` callable."""
+
+    index: int
+    launch: Optional[LaunchEntry]
+    func: Any  # the callable for a record_func entry, else None
+
+
+def tape_items(tape) -> List[TapeItem]:
+    """Every entry of a tape in recording order."""
+    out = []
+    for i, entry in enumerate(getattr(tape, "launches", ()) or ()):
+        if callable(entry):
+            out.append(TapeItem(i, None, entry))
+        elif isinstance(entry, (list, tuple)) and len(entry) >= 6:
+            padded = list(entry[:8]) + [None] * (8 - min(len(entry), 8))
+            if not isinstance(padded[7], dict):
+                padded[7] = {}
+            out.append(TapeItem(i, LaunchEntry(*padded), None))
+    return out
+
+
+def tape_launches(tape) -> Iterator[TapeItem]:
+    """Only the kernel launches of a tape (``record_func`` entries skipped)."""
+    return (item for item in tape_items(tape) if item.launch is not None)
+
+
+def tape_gradients(tape) -> list:
+    """The gradient arrays a tape knows (``tape.gradients`` values)."""
+    grads = getattr(tape, "gradients", None) or {}
+    return list(grads.values())
+
+
+def replace_tape_func(tape, index: int, func) -> None:
+    tape.launches[index] = func
+
+
+def runtime(wp):
+    return wp._src.context.runtime
+
+
+def recording_tape(wp):
+    """The tape that records launches now, or None."""
+    return runtime(wp).tape
+
+
+@contextlib.contextmanager
+def suspended_tape(wp):
+    """Nothing launched inside is recorded on the user's tape; restored even on error."""
+    rt = runtime(wp)
+    saved, rt.tape = rt.tape, None
+    try:
+        yield saved
+    finally:
+        rt.tape = saved
+
+
+_originals: dict = {}
+
+
+def remember_original(name: str, func) -> None:
+    """Keep Warp's own function before the probe wraps it."""
+    _originals.setdefault(name, func)
+
+
+def real_launch(wp):
+    """Warp's own ``launch`` (before any wrapper the probe installs)."""
+    return _originals.get("launch") or wp._src.context.launch
+
+
+def view_parent(arr) -> Any:
+    """The array a view was taken from (``_ref``), or None."""
+    return getattr(arr, "_ref", None)
+
+
+def warp_read_flag(arr) -> bool:
+    """Warp's tracker flag: the array was read by a taped launch and not cleared since."""
+    return bool(arr.__dict__.get("_is_read", False))
+
+
+def kernel_params(kernel) -> list:
+    """Warp's argument descriptors of a kernel (``label``, ``is_read``, ``is_write``, ``type``)."""
+    adj = getattr(kernel, "adj", None)
+    return list(getattr(adj, "args", None) or [])
+
+
+def kernel_name(kernel) -> str:
+    """The name the user wrote (``key`` is mangled for kernels defined in functions)."""
+    adj = getattr(kernel, "adj", None)
+    return getattr(adj, "fun_name", None) or getattr(kernel, "key", None) or str(kernel)
+
+
+def kernel_source(kernel) -> Optional[str]:
+    return getattr(getattr(kernel, "adj", None), "source", None)
+
+
+def kernel_file(kernel) -> Optional[str]:
+    return getattr(getattr(kernel, "adj", None), "filename", None)
+
+
+def backward_enabled(wp, kernel):
+    """(enabled, where it is decided): ``kernel``, ``module`` or ``config`` option."""
+    options = getattr(kernel, "options", None) or {}
+    value = options.get("enable_backward")
+    source = "kernel"
+    if value is None:
+        module = getattr(kernel, "module", None)
+        value = (getattr(module, "options", None) or {}).get("enable_backward", True)
+        source = "module"
+        if value is False and getattr(wp.config, "enable_backward", True) is False:
+            source = "config"
+    return value is not False, source
+
+
+def function_class(wp):
+    return getattr(wp._src.context, "Function", None)
+
+
+def custom_grad(func_obj) -> Any:
+    """The ``@wp.func_grad`` of a ``@wp.func``, or None."""
+    return getattr(func_obj, "custom_grad_func", None)
+
+
+def custom_replay(func_obj) -> Any:
+    return getattr(func_obj, "custom_replay_func", None)
+
+
+def is_struct_instance(wp, value) -> bool:
+    return bool(wp._src.types.is_struct(value))
+
+
+def is_array_like(wp, value) -> bool:
+    return bool(wp._src.types.is_array(value))
+
+
+def struct_arrays(wp, value, prefix: str, depth: int = 0) -> list:
+    """``[(path, array)]`` for the arrays inside a ``@wp.struct`` value, nested structs included."""
+    if depth > 8:
+        return []
+    out = []
+    cls = getattr(value, "_cls", None)
+    fields = getattr(cls, "vars", None) if cls is not None else None
+    names = list(fields) if isinstance(fields, dict) else list(getattr(value, "__annotations__", {}) or {})
+    if not names:
+        names = [n for n in vars(value) if not n.startswith("_")] if hasattr(value, "__dict__") else []
+    for name in names:
+        try:
+            item = getattr(value, name)
+        except Exception:
+            continue
+        path = "%s.%s" % (prefix, name)
+        if isinstance(item, wp.array):
+            out.append((path, item))
+        elif item is not None and is_struct_instance(wp, item):
+            out.extend(struct_arrays(wp, item, path, depth + 1))
+    return out
+
+
+def resolved_block_dim(wp, block_dim):
+    """What ``Tape.backward`` passes as the adjoint's block_dim (a marker type from 1.17 on)."""
+    ctx = wp._src.context
+    if hasattr(ctx, "_ResolvedBlockDim") and block_dim is not None:
+        return ctx._ResolvedBlockDim(block_dim)
+    return block_dim
+
+
+def get_adjoint(wp, holder, value):
+    """``Tape.get_adjoint`` on any object with a ``gradients`` dict (no tape needed)."""
+    return wp.Tape.get_adjoint(holder, value)
+
+
+def is_capturing(launch: LaunchEntry) -> bool:
+    """A CUDA graph capture is in progress on the launch's device: nothing can be read back."""
+    try:
+        return bool(getattr(launch.device, "is_capturing", False))
+    except Exception:
+        return False
+
+
+def backward_log_globals(orig_backward) -> Optional[dict]:
+    """The namespace ``Tape.backward`` looks ``log_warning`` up in (to mute replayed warnings)."""
+    env = getattr(orig_backward, "__globals__", None)
+    return env if env is not None and "log_warning" in env else None
+
+
+@contextlib.contextmanager
+def muted_backward_warnings(orig_backward):
+    env = backward_log_globals(orig_backward)
+    if env is None:
+        yield
+        return
+    had = env["log_warning"]
+    env["log_warning"] = lambda *a, **k: None
+    try:
+        yield
+    finally:
+        env["log_warning"] = had
+
+
+def codegen_module(wp):
+    return wp._src.codegen
+
+
+def context_module(wp):
+    return wp._src.context
+
+
+# -- capabilities -------------------------------------------------------------
+def autograd_module():
+    try:
+        return importlib.import_module("warp.autograd")  # not imported by ``import warp``
+    except ImportError:
+        return None
+
+
+def gradcheck_restores_inputs() -> bool:
+    """``warp.autograd.gradcheck(restore_inputs=...)`` exists (Warp >= 1.17)."""
+    autograd = autograd_module()
+    try:
+        return "restore_inputs" in inspect.signature(autograd.gradcheck).parameters
+    except (AttributeError, TypeError, ValueError):
+        return False
+
+
+def features(wp) -> dict:
+    """What this Warp can do, detected rather than read from its version."""
+    ctx = wp._src.context
+    autograd = autograd_module()
+    try:
+        clears = hasattr(wp.Tape, "_reset_array_read_flags") and \
+            "_reset_array_read_flags" in inspect.getsource(wp.Tape.backward)
+    except (OSError, TypeError):
+        clears = False
+    return {
+        "backward_clears_reads": clears,
+        "copy_warning_location": hasattr(ctx, "_copy_caller_location"),
+        "logger": hasattr(wp, "set_logger"),
+        "gradcheck_restore_inputs": gradcheck_restores_inputs(),
+        "gradcheck_tape": hasattr(autograd, "gradcheck_tape"),
+    }
