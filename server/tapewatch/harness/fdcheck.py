@@ -18,6 +18,7 @@ from typing import List, Optional, Sequence
 
 from .. import codes
 from ..model import Finding, Location, Related
+from ..probe import warp_seams
 from ..probe.channel import EventChannel
 from .replay import ParamSite, ReplayError, Replayer
 
@@ -248,10 +249,8 @@ def _fd_with_warp(replayer, index, values, picks, settings, np, reference_object
             totals.append(total)
         return wp.array([total], dtype=wp.float64, requires_grad=True, device="cpu")
 
-    runtime = wp._src.context.runtime
-    saved, runtime.tape = runtime.tape, None
-    jac = _jacobian_fd_outside_tape(autograd, objective, x, h)
-    runtime.tape = saved
+    with warp_seams.suspended_tape(wp):
+        jac = _jacobian_fd_outside_tape(autograd, objective, x, h)
     # jacobian_fd evaluates +h then -h for each element, in order.
     pairs = [(totals[2 * n], totals[2 * n + 1], h) for n in range(len(totals) // 2)]
     return np.asarray(jac, dtype=np.float64).reshape(-1), pairs
@@ -263,12 +262,8 @@ def _jacobian_fd_outside_tape(autograd, objective, x, h):
     import warp as wp  # noqa: PLC0415
 
     def untaped(arr):
-        runtime = wp._src.context.runtime
-        saved, runtime.tape = runtime.tape, None
-        try:
+        with warp_seams.suspended_tape(wp):
             return objective(arr)
-        finally:
-            runtime.tape = saved
 
     jacobians = autograd.jacobian_fd(untaped, inputs=[x], eps=h, restore_inputs=True)
     return list(jacobians.values())[0].numpy()

@@ -95,11 +95,9 @@ class _Harness:
         import numpy as np  # noqa: PLC0415
 
         fn = self.fn
-        inputs = list((getattr(fn, "input_types", None) or {}).items())
-        ret = getattr(getattr(fn, "adj", None), "return_var", None)
-        if not inputs or not ret or len(ret) != 1:
+        inputs, ret_type = warp_seams.function_signature(fn)
+        if not inputs or ret_type is None:
             return None
-        ret_type = ret[0].type
         params = [p for p, _ in inputs]
         sources = call_argument_sources(self.kernel, self.name, len(params))
         rng = np.random.default_rng(7)
@@ -130,11 +128,11 @@ class _Harness:
         import numpy as np  # noqa: PLC0415
 
         wp = self.wp
-        # Vector and matrix types have a shape; scalars (even with ``_length_`` 1) do not.
+        shape_of = warp_seams.type_shape(dtype)  # () for scalars
         length = 1
-        for n in getattr(dtype, "_shape_", ()) or ():
-            length *= int(n)
-        length = length if getattr(dtype, "_shape_", None) else 0
+        for n in shape_of:
+            length *= n
+        length = length if shape_of else 0
         shape = (SAMPLES, length) if length else (SAMPLES,)
         if source is not None and source[0] == "constant":
             return np.full(shape, source[1], dtype=np.float64)
@@ -188,8 +186,7 @@ def _warp_type(wp, ptype):
         return wp.float32
     if ptype is int:
         return None  # integers have no derivative to check
-    scalar = getattr(ptype, "_wp_scalar_type_", ptype)
-    if getattr(scalar, "__name__", "") in ("float32", "float64"):
+    if warp_seams.scalar_type_name(ptype) in ("float32", "float64"):
         return ptype
     return None
 
@@ -197,7 +194,7 @@ def _warp_type(wp, ptype):
 def _adjoint_statement(grad, input_name: str) -> Optional[Location]:
     """The line that writes ``wp.adjoint[input]`` in a custom adjoint."""
     func = getattr(grad, "func", None)
-    source = getattr(getattr(grad, "adj", None), "source", None)
+    source = warp_seams.kernel_source(grad)
     code = getattr(func, "__code__", None)
     if not source or code is None:
         return None

@@ -16,6 +16,7 @@ import os
 from typing import Dict, List
 
 from ..model import GraphEdge, GraphNode, TapeGraph
+from . import warp_seams
 from .related import alloc_site
 from .tracker import Tracker
 
@@ -121,7 +122,7 @@ def _dtype_name(wp, arr) -> str:
     if dtype is None:
         return ""
     try:
-        return wp._src.types.type_repr(dtype)
+        return warp_seams.type_repr(wp, dtype)
     except Exception:
         return getattr(dtype, "__name__", str(dtype))
 

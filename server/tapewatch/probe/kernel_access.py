@@ -26,6 +26,8 @@ import ast
 import textwrap
 from typing import Dict, FrozenSet, List, NamedTuple, Optional, Set
 
+from . import warp_seams
+
 # Builtins that write their first argument (Warp treats them as writes).
 _ATOMICS = {
     "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch",
@@ -252,7 +254,7 @@ class _AccessVisitor(ast.NodeVisitor):
         target = None
         if isinstance(func, ast.Name):
             target = self.globals.get(func.id)
-        source = getattr(target, "adj", None) and getattr(target.adj, "source", None)
+        source = warp_seams.kernel_source(target) if target is not None else None
         if not source or getattr(target, "func", None) is None:
             return None
         code = target.func.__code__
@@ -508,8 +510,7 @@ def kernel_access(kernel) -> KernelAccess:
         return hit[1]
     result = EMPTY
     func = getattr(kernel, "func", None)
-    adj = getattr(kernel, "adj", None)
-    source = getattr(adj, "source", None)
+    source = warp_seams.kernel_source(kernel)
     if func is not None and source:
         try:
             result = analyze_source(source, func.__code__.co_firstlineno, getattr(func, "__globals__", {}))
@@ -526,7 +527,7 @@ def call_argument_sources(kernel, func_name: str, count: int) -> list:
     parameter (the first such), ``("param", position)`` for a bare scalar
     parameter, ``("constant", value)`` for a number, else None.
     """
-    source = getattr(getattr(kernel, "adj", None), "source", None)
+    source = warp_seams.kernel_source(kernel)
     func = getattr(kernel, "func", None)
     if not source or func is None:
         return [None] * count

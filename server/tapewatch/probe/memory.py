@@ -13,6 +13,8 @@ from __future__ import annotations
 import bisect
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
+from . import warp_seams
+
 EXACT_LIMIT = 1 << 16  # elements: strided overlaps above this are assumed
 
 
@@ -44,7 +46,7 @@ def span(arr) -> Optional[Span]:
 def _itemsize(arr) -> int:
     import warp as wp  # noqa: PLC0415 (the probe imports Warp before this module)
 
-    return int(wp._src.types.type_size_in_bytes(arr.dtype))
+    return warp_seams.type_size(wp, arr.dtype)
 
 
 def _contiguous(arr) -> bool:

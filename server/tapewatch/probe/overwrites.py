@@ -17,7 +17,7 @@ from typing import List, Optional
 
 from .. import codes
 from ..model import Finding, Location, Related
-from . import frames, related as rel
+from . import frames, related as rel, warp_seams
 from .kernel_access import kernel_access
 from .sites import Site
 
@@ -132,7 +132,7 @@ def report_copy_overwrite(tracker, dest, src, entry, alias: bool) -> None:
     op = frames.api_called() or "copy"
     names = (op,)
     what = registry.attempt("naming a copy's destination", lambda: copy_dest_name(site, op, names))
-    warp_reported = bool(dest.__dict__.get("_is_read") and getattr(dest, "grad", None) is not None
+    warp_reported = bool(warp_seams.warp_read_flag(dest) and getattr(dest, "grad", None) is not None
                          and getattr(src, "grad", None) is not None)
     _overwrite(tracker, "TW102", dest, entry, alias, site=site, names=names, what=what, arg=None, kernel=None,
                op=COPY_OPS.get(op, op), warp_reported=warp_reported)
@@ -178,8 +178,6 @@ def frames_op(op: str) -> str:
 
 
 def _kernel_name(kernel) -> str:
-    from . import warp_seams  # noqa: PLC0415
-
     return warp_seams.kernel_name(kernel) if kernel is not None else "a kernel"
 
 
@@ -225,8 +223,6 @@ def method_object_name(site: Site, method: str) -> Optional[str]:
 # -- inside one launch -------------------------------------------------------
 def report_intra_kernel(tracker, record) -> None:
     """TW104 from the AST analysis and from Warp's codegen warnings (each sees cases the other misses)."""
-    from . import warp_seams  # noqa: PLC0415
-
     registry = tracker.registry
     kernel = record.kernel
     path = warp_seams.kernel_file(kernel)

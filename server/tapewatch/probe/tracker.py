@@ -158,9 +158,7 @@ def differentiable(arr) -> bool:
 
 
 def is_float(arr) -> bool:
-    dtype = getattr(arr, "dtype", None)
-    scalar = getattr(dtype, "_wp_scalar_type_", dtype)
-    return getattr(scalar, "__name__", "") in ("float16", "float32", "float64")
+    return warp_seams.scalar_type_name(getattr(arr, "dtype", None)) in ("float16", "float32", "float64")
 
 
 class Tracker:
@@ -251,7 +249,7 @@ class Tracker:
         state = self.tape_state(tape)
         accesses = self.accesses(kernel, args)
         self._launch_counter += 1
-        record = LaunchRecord(self._launch_counter, kernel, Site.here(), args, accesses, len(tape.launches) - 1)
+        record = LaunchRecord(self._launch_counter, kernel, Site.here(), args, accesses, warp_seams.tape_length(tape) - 1)
         state.launches.append(record)
         self._current = record
         original()  # Warp's own check: sets its flags, reports through our mark_write
@@ -302,7 +300,7 @@ class Tracker:
         state = self.tape_state(tape)
         if record is None:  # on_launch failed before recording the launch
             self._launch_counter += 1
-            record = LaunchRecord(self._launch_counter, kernel, Site.here(), args, [], len(tape.launches) - 1)
+            record = LaunchRecord(self._launch_counter, kernel, Site.here(), args, [], warp_seams.tape_length(tape) - 1)
         for arr in flagged:
             if id(arr) not in self._covered:
                 overwrites.report_warp_flag(self, state, record, arr)

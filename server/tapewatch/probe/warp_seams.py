@@ -243,6 +243,41 @@ def muted_backward_warnings(orig_backward):
         env["log_warning"] = had
 
 
+def function_signature(fn):
+    """(``[(parameter, type)]``, return type or None) of a built ``@wp.func``."""
+    inputs = list((getattr(fn, "input_types", None) or {}).items())
+    ret = getattr(getattr(fn, "adj", None), "return_var", None)
+    return inputs, (ret[0].type if ret and len(ret) == 1 else None)
+
+
+def type_shape(dtype) -> tuple:
+    """``(3,)`` for a vec3, ``(3, 3)`` for a mat33, ``()`` for a scalar."""
+    return tuple(int(n) for n in (getattr(dtype, "_shape_", ()) or ()))
+
+
+def scalar_type_name(dtype) -> str:
+    """``float32`` for ``float32``, ``vec3f``, ``mat33f``..."""
+    if dtype is float:
+        return "float32"
+    scalar = getattr(dtype, "_wp_scalar_type_", dtype)
+    return getattr(scalar, "__name__", "")
+
+
+def type_size(wp, dtype) -> int:
+    return int(wp._src.types.type_size_in_bytes(dtype))
+
+
+def type_repr(wp, dtype) -> str:
+    try:
+        return wp._src.types.type_repr(dtype)
+    except Exception:
+        return getattr(dtype, "__name__", str(dtype))
+
+
+def tape_length(tape) -> int:
+    return len(getattr(tape, "launches", ()) or ())
+
+
 def codegen_module(wp):
     return wp._src.codegen
 
