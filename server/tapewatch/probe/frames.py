@@ -196,22 +196,46 @@ def user_expression(expr: Optional[ast.expr], frames: list) -> Optional[str]:
     if expr is None:
         return None
     for depth, frame in enumerate(frames):
-        root = _root(expr)
-        if root is None or depth + 1 >= len(frames):
-            break
-        param = _param_position(frame.f_code, root.id)
-        if param is None:
-            break
-        caller_call = call_at(frames[depth + 1], (frame.f_code.co_name,))
-        if caller_call is None or _func_name(caller_call) != frame.f_code.co_name:
-            break
-        if frame.f_code.co_varnames[:1] in (("self",), ("cls",)) and isinstance(caller_call.func, ast.Attribute):
-            param -= 1  # obj.method(a, b): ``self`` is bound implicitly
-        outer = _bound_argument(caller_call, param, root.id)
+        outer = _outer_expression(expr, frame, frames[depth + 1] if depth + 1 < len(frames) else None)
         if outer is None:
             break
-        expr = _replace_root(expr, outer)
+        expr = outer
     return ast.unparse(expr) if hasattr(ast, "unparse") else None
+
+
+def _outer_expression(expr: ast.expr, frame, caller) -> Optional[ast.expr]:
+    """``expr`` (written in ``frame``) as the caller wrote it, or None to stop there."""
+    root = _root(expr)
+    if root is None or caller is None:
+        return None
+    code = frame.f_code
+    param = _param_position(code, root.id)
+    if param is None:
+        return None
+    # ``states[s + 1]`` means nothing outside the frame that defines ``s``.
+    others = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and n is not root}
+    if others & set(code.co_varnames):
+        return None
+    caller_call = call_at(caller, (code.co_name,))
+    if caller_call is None or _func_name(caller_call) != code.co_name:
+        return None
+    bound_self = param == 0 and code.co_varnames[:1] in (("self",), ("cls",)) and \
+        isinstance(caller_call.func, ast.Attribute)
+    if bound_self:
+        return _replace_root(expr, caller_call.func.value)  # obj.method(): ``self`` is ``obj``
+    if code.co_varnames[:1] in (("self",), ("cls",)) and isinstance(caller_call.func, ast.Attribute):
+        param -= 1  # obj.method(a, b): ``self`` is bound implicitly
+    if param >= code.co_argcount:
+        return _keyword_argument(caller_call, root.id, expr)  # keyword-only
+    outer = _bound_argument(caller_call, param, root.id)
+    return _replace_root(expr, outer) if outer is not None else None
+
+
+def _keyword_argument(call: ast.Call, name: str, expr: ast.expr) -> Optional[ast.expr]:
+    for kw in call.keywords:
+        if kw.arg == name:
+            return _replace_root(expr, kw.value)
+    return None
 
 
 def _root(expr: ast.expr) -> Optional[ast.Name]:
@@ -243,7 +267,7 @@ def _bound_argument(call: ast.Call, position: int, name: str) -> Optional[ast.ex
     for kw in call.keywords:
         if kw.arg == name:
             return kw.value
-    if any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
+    if position < 0 or any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
         return None
     if position < len(call.args):
         return call.args[position]
