@@ -39,6 +39,10 @@ _ALL = [
          "A value with a gradient passes through an array allocated without requires_grad"),
     Code("TW202", "gradients-not-zeroed-between-steps", "warning",
          "A backward adds to gradients left by the previous one after the parameter changed (no tape.zero())"),
+    Code("TW203", "retain-grad-multiple-writers", "warning",
+         "An array with retain_grad=True is assigned by more than one taped launch: its gradient is counted twice"),
+    Code("TW205", "gradient-read-before-backward", "warning",
+         "A .grad is read after the tape started recording and before its backward(): a stale gradient"),
     # TW3xx: static lints (no run)
     Code("TW301", "inplace-multiply-divide-in-kernel", "warning",
          "*= or /= on an array element inside a kernel is not differentiable"),

@@ -131,6 +131,7 @@ def _run(ns, channel: EventChannel) -> int:
     detected = warp_seams.features(wp)  # before the hooks wrap what it inspects
     registry = FindingRegistry(channel.emit)
     tracker = Tracker(wp, registry)
+    tracker.sensors = sensors(tracker)
     capture = None if ns.no_graph else graph.GraphCapture(wp, tracker, channel.emit)
     checks = BackwardChecks(wp, tracker, channel.emit, check_launches=ns.check_launches)
     hooks.install(wp, tracker, registry, on_backward=capture.on_backward if capture else None, checks=checks)
@@ -170,6 +171,15 @@ def _run(ns, channel: EventChannel) -> int:
     sys.stdout.flush()
     sys.stderr.flush()
     return status
+
+
+def sensors(tracker) -> list:
+    """The probe's sensors beyond the overwrite bookkeeping (each reports through the registry)."""
+    from .grad_reads import GradReads  # noqa: PLC0415
+    from .numpy_writes import NumpyViews  # noqa: PLC0415
+    from .retain_grad import RetainGradWriters  # noqa: PLC0415
+
+    return [RetainGradWriters(tracker), GradReads(tracker), NumpyViews(tracker)]
 
 
 def _exit_status(code) -> int:

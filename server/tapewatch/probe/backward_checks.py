@@ -56,6 +56,12 @@ class BackwardChecks:
         site = Site.here()
         pending: dict = {"site": site}
         state = tape.__dict__.get("_tw_state")
+        if state is not None:
+            # Sensors first: a NumPy-view write is explained by a Warp write still pending here.
+            for sensor in self.tracker.sensors:
+                if hasattr(sensor, "before_backward"):
+                    registry.attempt("checking before backward()",
+                                     lambda: sensor.before_backward(tape, state, site))
         if state is not None and state.pending_writes:
             registry.attempt("reporting writes made before backward()",
                              lambda: overwrites.report_pending_writes(self.tracker, state, site))

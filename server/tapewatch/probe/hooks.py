@@ -188,6 +188,18 @@ def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callab
     wrap_inplace("zero_")
     wrap_inplace("fill_")
 
+    # -- .numpy(): a read of the values, and on the CPU a writable view -------
+    orig_numpy = array_cls.numpy
+
+    @functools.wraps(orig_numpy)
+    def numpy(self, *args, **kwargs):
+        # Only the script's own calls (Warp and Tapewatch call numpy() too).
+        if not standing_aside() and frames.is_user_file(sys._getframe(1).f_code.co_filename):
+            guarded("checking a .numpy() call", lambda: tracker.on_numpy(self))
+        return orig_numpy(self, *args, **kwargs)
+
+    array_cls.numpy = numpy
+
     # -- copies (wp.clone and array.assign call wp.copy) -------------------
     orig_copy = ctx.copy
 
@@ -196,6 +208,7 @@ def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callab
         outer = not getattr(local, "copying", False)
         if outer and not standing_aside():
             guarded("checking a copy", lambda: tracker.on_copy(dest, src))
+            guarded("checking a copy's source", lambda: tracker.on_copy_source(src))
         local.copying = True
         try:
             return orig_copy(dest, src, *args, **kwargs)

@@ -72,6 +72,8 @@ class KernelAccess(NamedTuple):
     # adjoint of those uses this path's values when they carry gradients.
     products: Dict[str, FrozenSet[str]]
     atomic_results: List[AtomicUse]
+    # Paths assigned with a plain store (``x[i] = v``), as opposed to accumulated into.
+    stores: FrozenSet[str] = frozenset()
 
     def adjoint_uses(self, path: str, differentiable_params=None) -> bool:
         """Whether the backward pass of this kernel needs the values of ``path``.
@@ -121,7 +123,7 @@ def analyze_source(source: str, first_line: int, globals_: Optional[dict] = None
         values.nonlinear = set(params)
     return KernelAccess(visitor.reads, visitor.writes, visitor.intra, values.nonlinear,
                         {k: frozenset(v) for k, v in values.products.items()},
-                        _used_atomics(func, set(params), first_line - 1))
+                        _used_atomics(func, set(params), first_line - 1), frozenset(visitor.stores))
 
 
 def _used_atomics(func: ast.FunctionDef, params: Set[str], offset: int) -> List[AtomicUse]:
@@ -143,6 +145,7 @@ class _AccessVisitor(ast.NodeVisitor):
         self.reads: Set[str] = set()
         self.writes: Set[str] = set()
         self.intra: List[IntraKernelWrite] = []
+        self.stores: Set[str] = set()
         self._first_read: Dict[str, int] = {}
 
     # -- reads -------------------------------------------------------------
@@ -244,6 +247,8 @@ class _AccessVisitor(ast.NodeVisitor):
 
     def _write(self, name: str, node: ast.AST, op: str = "=") -> None:
         self.writes.add(name)
+        if op == "=":
+            self.stores.add(name)
         if name in self._first_read:
             self.intra.append(
                 IntraKernelWrite(name, node.lineno + self.offset, node.col_offset + 1, self._first_read[name], op)

@@ -39,7 +39,7 @@ def harmless_reason(entry) -> Optional[str]:
     return None
 
 
-def _overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg, kernel, op, warp_reported,
+def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg, kernel, op, warp_reported,
                launch=None, head=None, key_extra=(), extra_related=()):
     registry = tracker.registry
     reader = entry.record
@@ -121,7 +121,7 @@ def _raw_location(site: Site) -> Optional[Location]:
 def report_launch_overwrite(tracker, record, access, entry, alias: bool, warp_reported: bool) -> None:
     registry = tracker.registry
     what = registry.attempt("naming a launch argument", lambda: record.access_name(access))
-    _overwrite(tracker, "TW101", access.array, entry, alias, site=record.site, names=("launch", "launch_tiled"),
+    overwrite(tracker, "TW101", access.array, entry, alias, site=record.site, names=("launch", "launch_tiled"),
                what=what, arg=record.access_label(access), kernel=record.kernel, op=record.kernel_name,
                warp_reported=warp_reported, launch=record.index)
 
@@ -134,14 +134,14 @@ def report_copy_overwrite(tracker, dest, src, entry, alias: bool) -> None:
     what = registry.attempt("naming a copy's destination", lambda: copy_dest_name(site, op, names))
     warp_reported = bool(warp_seams.warp_read_flag(dest) and getattr(dest, "grad", None) is not None
                          and getattr(src, "grad", None) is not None)
-    _overwrite(tracker, "TW102", dest, entry, alias, site=site, names=names, what=what, arg=None, kernel=None,
+    overwrite(tracker, "TW102", dest, entry, alias, site=site, names=names, what=what, arg=None, kernel=None,
                op=COPY_OPS.get(op, op), warp_reported=warp_reported)
 
 
 def report_zero_fill_overwrite(tracker, arr, method: str, entry, alias: bool) -> None:
     site = Site.here()
     what = tracker.registry.attempt("naming a zeroed array", lambda: method_object_name(site, method))
-    _overwrite(tracker, "TW103", arr, entry, alias, site=site, names=(method,), what=what, arg=None, kernel=None,
+    overwrite(tracker, "TW103", arr, entry, alias, site=site, names=(method,), what=what, arg=None, kernel=None,
                op="%s()" % method, warp_reported=False)
 
 
@@ -153,10 +153,12 @@ def report_pending_writes(tracker, state, backward_site: Site) -> None:
     extra = [Related(backward_loc, "the backward() that replays the read", "backward")] if backward_loc else []
     for pending in state.pending_writes:
         op, site = pending.op, pending.site
+        arg = None
         if op == "launch":
             label = "`%s`, launched outside the tape," % _kernel_name(pending.kernel)
             names = ("launch", "launch_tiled")
             what = registry.attempt("naming a launch argument", lambda: _untaped_launch_name(pending))
+            arg = _untaped_launch_label(pending)
         elif op in ("zero_", "fill_"):
             label, names = "`%s()`" % op, (op,)
             what = registry.attempt("naming an array", lambda: method_object_name(site, op))
@@ -168,9 +170,10 @@ def report_pending_writes(tracker, state, backward_site: Site) -> None:
         what = what or registry.attempt("naming the reading launch's array",
                                         lambda: entry.record.access_name(entry.access)) or "array"
         head = "%s writes `%s` after the tape recorded it and before its backward()" % (label, what)
-        _overwrite(tracker, "TW106", pending.array, entry, pending.alias, site=site, names=names, what=what,
-                   arg=None, kernel=pending.kernel, op=op, warp_reported=False, head=head,
-                   key_extra=(backward_site.key(),), extra_related=extra)
+        overwrite(tracker, "TW106", pending.array, entry, pending.alias, site=site, names=names, what=what,
+                  arg=arg, kernel=pending.kernel, op=_kernel_name(pending.kernel) if op == "launch" else op,
+                  warp_reported=False, head=head,
+                  key_extra=(backward_site.key(),), extra_related=extra)
 
 
 def frames_op(op: str) -> str:
@@ -191,6 +194,16 @@ def _untaped_launch_name(pending) -> Optional[str]:
     for i, a in enumerate(args):
         if a is pending.array:
             return record.arg_name(i)
+    return None
+
+
+def _untaped_launch_label(pending) -> Optional[str]:
+    from .tracker import LaunchRecord  # noqa: PLC0415
+
+    record = LaunchRecord(0, pending.kernel, pending.site, pending.args, [], -1)
+    for i, a in enumerate(pending.args):
+        if a is pending.array:
+            return record.arg_label(i)
     return None
 
 

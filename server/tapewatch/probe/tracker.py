@@ -140,6 +140,10 @@ class TapeState:
         self.writers: Dict[int, List[LaunchRecord]] = {}
         self.launches: List[LaunchRecord] = []
         self.pending_writes: List[PendingWrite] = []
+        # id(grad array) -> (grad, the array whose gradient it is), for arrays this tape read
+        self.grad_of: Dict[int, Tuple[Any, Any]] = {}
+        self.grad_reads: List[Any] = []  # reads of those gradients before backward() (TW205)
+        self.numpy_views: Dict[int, Any] = {}  # CPU arrays read here whose NumPy view the script took
         self.site = site
         self.number = number
         self.generation = 0  # bumped each time the reads are forgotten (backward, reset)
@@ -151,6 +155,9 @@ class TapeState:
         self.spans.clear()
         self.pending_writes = []
         self.writers.clear()
+        self.grad_of.clear()
+        self.grad_reads = []
+        self.numpy_views.clear()
 
 
 def differentiable(arr) -> bool:
@@ -273,8 +280,9 @@ class Tracker:
                                                        warp_reported=any(a is acc.array for a in flagged))
                     self._covered.add(id(acc.array))
             for sensor in self.sensors:
-                self.registry.attempt("checking the launch of `%s`" % record.kernel_name,
-                                      lambda: sensor.on_launch(state, record))
+                if hasattr(sensor, "on_launch"):
+                    self.registry.attempt("checking the launch of `%s`" % record.kernel_name,
+                                          lambda: sensor.on_launch(state, record))
         finally:
             for acc in accesses:
                 if acc.read:
@@ -312,6 +320,9 @@ class Tracker:
     def remember_read(self, tape, state: TapeState, arr, record: LaunchRecord, access: Access) -> None:
         entry = ReadEntry(arr, record, access)
         state.reads[id(arr)] = entry
+        grad = getattr(arr, "grad", None) if getattr(arr, "requires_grad", False) else None
+        if grad is not None:
+            state.grad_of[id(grad)] = (grad, arr)
         state.spans.add(id(arr), arr, entry)
         last = arr.__dict__.get("_tw_last_read")
         if last is not None and last[3] != record.index:
@@ -373,9 +384,28 @@ class Tracker:
         """A launch no tape records: its writes may clobber what a live tape read."""
         if not self._live:
             return
-        for acc in self.accesses(kernel, args):
+        accesses = self.accesses(kernel, args)
+        for acc in accesses:
             if acc.write:
                 self._note_untaped(acc.array, "launch", kernel, args)
+        for sensor in self.sensors:
+            if hasattr(sensor, "on_untaped_launch"):
+                self.registry.attempt("checking an untaped launch", lambda: sensor.on_untaped_launch(kernel, accesses))
+
+    def on_numpy(self, arr) -> None:
+        """The script took ``arr.numpy()`` (a read, and on the CPU a writable view)."""
+        if not self._live:
+            return
+        for sensor in self.sensors:
+            if hasattr(sensor, "on_numpy"):
+                self.registry.attempt("checking a .numpy() call", lambda: sensor.on_numpy(arr))
+
+    def on_copy_source(self, src) -> None:
+        if not self._live:
+            return
+        for sensor in self.sensors:
+            if hasattr(sensor, "on_read"):
+                self.registry.attempt("checking a copy's source", lambda: sensor.on_read(src, "wp.copy"))
 
     def on_untaped_write(self, arr, op: str) -> None:
         if self._live:
@@ -398,6 +428,25 @@ class Tracker:
             if op == "copy":
                 op = frames.api_called() or "copy"
             state.pending_writes.append(PendingWrite(arr, entry, op, site, kernel, list(args), alias))
+
+    def tapes_reading(self, arr) -> List[Tuple[Any, TapeState]]:
+        """Live tapes (recorded, not yet differentiated) that read ``arr``'s memory."""
+        out = []
+        for tape in list(self._live.values()):
+            state = tape.__dict__.get("_tw_state")
+            if state is not None and self.readers_of(state, arr):
+                out.append((tape, state))
+        return out
+
+    def gradient_owners(self, grad) -> List[Tuple[TapeState, Any]]:
+        """``(tape state, array)`` for live tapes that read the array whose gradient ``grad`` is."""
+        out = []
+        for tape in list(self._live.values()):
+            state = tape.__dict__.get("_tw_state")
+            hit = state.grad_of.get(id(grad)) if state is not None else None
+            if hit is not None and hit[0] is grad:
+                out.append((state, hit[1]))
+        return out
 
     # ---------------------------------------------------------- Warp's voice
     def on_warp_mark_write(self, arr) -> None:

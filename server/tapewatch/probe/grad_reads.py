@@ -1,0 +1,95 @@
+"""TW205: a gradient read before its own backward().
+
+Between the start of a tape's recording and that tape's ``backward()``, the
+``.grad`` of an array the tape reads still holds the previous iteration's
+gradient (or zeros after ``tape.zero()``).  Reading it there — an optimizer
+step, ``.numpy()``, a copy — uses a stale gradient: the classic misordered
+loop (step, then backward).  Reads are remembered on the tape and reported
+only if that tape's ``backward()`` really runs, at the line that read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, NamedTuple
+
+from .. import codes
+from ..model import Finding, Related
+from . import related as rel
+from .sites import Site
+
+
+class GradRead(NamedTuple):
+    grad: Any
+    array: Any
+    how: str  # ".numpy()", "a launch of `sgd_step`", "wp.copy"
+    site: Site
+
+
+class GradReads:
+    def __init__(self, tracker):
+        self.tracker = tracker
+
+    # -- the reads -----------------------------------------------------------
+    def on_read(self, grad, how: str) -> None:
+        owners = self.tracker.gradient_owners(grad)
+        if not owners:
+            return
+        site = Site.here()
+        for state, arr in owners:
+            if not any(r.grad is grad and r.site.key() == site.key() for r in state.grad_reads):
+                state.grad_reads.append(GradRead(grad, arr, how, site))
+
+    def on_numpy(self, arr) -> None:
+        self.on_read(arr, "`.numpy()`")
+
+    def on_untaped_launch(self, kernel, accesses) -> None:
+        from . import warp_seams  # noqa: PLC0415
+
+        for access in accesses:
+            if access.read:
+                self.on_read(access.array, "a launch of `%s`" % warp_seams.kernel_name(kernel))
+
+    def on_launch(self, state, record) -> None:
+        """A taped launch reading a gradient of this same tape's reads (a taped optimizer step)."""
+        for access in record.accesses:
+            if access.read and id(access.array) in state.grad_of:
+                grad, arr = state.grad_of[id(access.array)]
+                if grad is access.array:
+                    state.grad_reads.append(GradRead(grad, arr, "a launch of `%s`" % record.kernel_name,
+                                                     record.site))
+
+    # -- at backward() ---------------------------------------------------------
+    def before_backward(self, tape, state, backward_site: Site) -> None:
+        registry = self.tracker.registry
+        reads, state.grad_reads = state.grad_reads, []
+        for read in reads:
+            key = ("TW205", read.site.key(), read.how)
+            if registry.bump(key):
+                continue
+            registry.report(key, lambda read=read: self._finding(state, read, backward_site), arrays=[read.array])
+
+    def _finding(self, state, read: GradRead, backward_site: Site) -> Finding:
+        registry = self.tracker.registry
+        entry = state.reads.get(id(read.array))
+        what = None
+        if entry is not None:
+            what = registry.attempt("naming an array", lambda: entry.record.access_name(entry.access))
+        what = what or "the parameter"
+        back = registry.attempt("locating a backward() call",
+                                lambda: backward_site.location((".backward", "backward")))
+        message = ("`%s.grad` is read here (%s) after the tape started recording and before its backward()%s: "
+                   "it still holds the previous iteration's gradient (or zeros after tape.zero()), not this "
+                   "iteration's. Move this read after `tape.backward()`."
+                   % (what, read.how, " (line %d)" % back.line if back is not None else ""))
+        related: List[Related] = []
+        if back is not None:
+            related.append(Related(back, "the backward() that computes `%s.grad`" % what, "backward"))
+        if entry is not None:
+            loc = registry.attempt("locating a launch", entry.record.location)
+            if loc is not None:
+                related.append(Related(loc, "`%s` reads `%s` on the tape" % (entry.record.kernel_name, what),
+                                       "reader"))
+        related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(read.site), []))
+        loc = registry.attempt("locating a read", lambda: read.site.location(())) or back
+        return Finding(code="TW205", message=message, location=loc, severity=codes.severity("TW205"),
+                       related=related, data={"array": what, "how": read.how})
