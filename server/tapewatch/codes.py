@@ -41,8 +41,12 @@ _ALL = [
          "A backward adds to gradients left by the previous one after the parameter changed (no tape.zero())"),
     Code("TW203", "retain-grad-multiple-writers", "warning",
          "An array with retain_grad=True is assigned by more than one taped launch: its gradient is counted twice"),
+    Code("TW204", "seed-mismatch", "warning",
+         "backward() is seeded differently from the objective the program uses (sum vs mean, a partial seed)"),
     Code("TW205", "gradient-read-before-backward", "warning",
          "A .grad is read after the tape started recording and before its backward(): a stale gradient"),
+    Code("TW206", "atomic-result-not-replayed", "warning",
+         "An atomic's return value is used in a differentiated kernel: the backward pass does not replay it"),
     # TW3xx: static lints (no run)
     Code("TW301", "inplace-multiply-divide-in-kernel", "warning",
          "*= or /= on an array element inside a kernel is not differentiable"),

@@ -43,6 +43,7 @@ class RunRequest:
     env: Dict[str, str] = field(default_factory=dict)
     graph: bool = True
     check_launches: bool = False  # per-launch adjoint check (TW404): slow, opt-in
+    library_frames: bool = False  # findings inside installed packages stay there (default: the user's call)
 
 
 @dataclass
@@ -150,6 +151,8 @@ def probe_command(req: RunRequest, events_fd: int) -> List[str]:
         cmd.append("--no-graph")
     if req.check_launches:
         cmd.append("--check-launches")
+    if req.library_frames:
+        cmd.append("--library-frames")
     return cmd + ["--", os.path.abspath(req.script)] + list(req.args)
 
 

@@ -31,6 +31,8 @@ def parse_args(argv):
     parser.add_argument("--events", default=None, help="event channel: fd:N or a file path")
     parser.add_argument("--no-graph", action="store_true", help="do not capture tape graphs")
     parser.add_argument("--list-devices", action="store_true", help="report Warp's devices and exit")
+    parser.add_argument("--library-frames", action="store_true",
+                        help="place findings inside installed packages too (default: at the user's call)")
     parser.add_argument("--check-launches", action="store_true",
                         help="check each taped launch's adjoint against finite differences (slow)")
     parser.add_argument("script", nargs="?")
@@ -72,6 +74,8 @@ def _run(ns, channel: EventChannel) -> int:
         channel.emit("end", status=EXIT_TOOL_ERROR, outcome="warp-missing")
         return EXIT_TOOL_ERROR
     frames.skip_package(os.path.dirname(wp.__file__))
+    if ns.library_frames:
+        frames.show_library_frames()
     if ns.list_devices:
         wp.init()
         channel.emit("devices", devices=[str(d) for d in wp.get_devices()], warp_version=wp.config.version)
@@ -149,6 +153,7 @@ def _run(ns, channel: EventChannel) -> int:
     status = 0
     outcome = "ok"
     sys.argv = [script] + list(ns.args)
+    frames.user_root(os.path.dirname(script))
     sys.path[0] = os.path.dirname(script)
     try:
         runpy.run_path(script, run_name="__main__")
@@ -178,8 +183,11 @@ def sensors(tracker) -> list:
     from .grad_reads import GradReads  # noqa: PLC0415
     from .numpy_writes import NumpyViews  # noqa: PLC0415
     from .retain_grad import RetainGradWriters  # noqa: PLC0415
+    from .replayed_atomics import ReplayedAtomics  # noqa: PLC0415
+    from .seeding import Seeding  # noqa: PLC0415
 
-    return [RetainGradWriters(tracker), GradReads(tracker), NumpyViews(tracker)]
+    return [RetainGradWriters(tracker), GradReads(tracker), NumpyViews(tracker), Seeding(tracker),
+            ReplayedAtomics(tracker)]
 
 
 def _exit_status(code) -> int:

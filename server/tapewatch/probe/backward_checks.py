@@ -61,7 +61,7 @@ class BackwardChecks:
             for sensor in self.tracker.sensors:
                 if hasattr(sensor, "before_backward"):
                     registry.attempt("checking before backward()",
-                                     lambda: sensor.before_backward(tape, state, site))
+                                     lambda: sensor.before_backward(tape, state, site, args, kwargs))
         if state is not None and state.pending_writes:
             registry.attempt("reporting writes made before backward()",
                              lambda: overwrites.report_pending_writes(self.tracker, state, site))
@@ -88,6 +88,11 @@ class BackwardChecks:
             return
         registry.attempt("checking gradient accumulation",
                          lambda: self.accumulation.after(pending.get("leaves") or []))
+        state = tape.__dict__.get("_tw_state")
+        if state is not None:
+            for sensor in self.tracker.sensors:
+                if hasattr(sensor, "after_backward"):
+                    registry.attempt("checking after backward()", lambda: sensor.after_backward(tape, state))
         if not pending.get("finite"):
             return
         registry.attempt("checking gradients for NaN/Inf", lambda: self.nonfinite.after_backward(

@@ -32,10 +32,71 @@ def skip_package(path: str) -> None:
         _skip_prefixes = _skip_prefixes + (prefix,)
 
 
+def _library_prefixes() -> Tuple[str, ...]:
+    """Installed packages and the standard library: code the user did not write."""
+    import site  # noqa: PLC0415
+    import sysconfig  # noqa: PLC0415
+
+    paths = []
+    for getter in (getattr(site, "getsitepackages", None), getattr(site, "getusersitepackages", None)):
+        try:
+            found = getter() if getter is not None else []
+        except Exception:
+            found = []
+        paths.extend([found] if isinstance(found, str) else found)
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        try:
+            paths.append(sysconfig.get_paths()[key])
+        except (KeyError, OSError):
+            pass
+    return tuple(sorted({os.path.abspath(p) + os.sep for p in paths if p}, key=len, reverse=True))
+
+
+_library: Tuple[str, ...] = _library_prefixes()
+_user_roots: Tuple[str, ...] = ()
+
+
+def show_library_frames() -> None:
+    """Treat installed packages as the user's (``--library-frames``): findings may land inside them."""
+    global _library
+    _library = ()
+
+
+def user_root(path: str) -> None:
+    """The script's folder is the user's, even inside an installed package."""
+    global _user_roots
+    _user_roots = _user_roots + (os.path.abspath(path) + os.sep,)
+
+
+def is_library_file(filename: str) -> bool:
+    """An installed package or the standard library (not Warp's, not Tapewatch's)."""
+    if not filename or filename.startswith("<") or filename.startswith(_skip_prefixes):
+        return False
+    if filename.startswith(_user_roots):
+        return False
+    return filename.startswith(_library) or (bool(_library) and ("site-packages" + os.sep in filename or
+                                                                 "dist-packages" + os.sep in filename))
+
+
 def is_user_file(filename: str) -> bool:
     if not filename or filename.startswith("<"):
         return False  # <frozen runpy>, <string>, <stdin>...
-    return not filename.startswith(_skip_prefixes) and filename not in _skip_files
+    if filename.startswith(_skip_prefixes) or filename in _skip_files:
+        return False
+    return not is_library_file(filename)
+
+
+def innermost_library_frame(start=None):
+    """The library frame a user call led into, if the innermost foreign frame is a library's."""
+    frame = start if start is not None else sys._getframe(1)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if is_library_file(name):
+            return frame
+        if is_user_file(name):
+            return None
+        frame = frame.f_back
+    return None
 
 
 def user_frames(start=None, limit: int = 12) -> list:

@@ -59,7 +59,7 @@ class GradReads:
                                                      record.site))
 
     # -- at backward() ---------------------------------------------------------
-    def before_backward(self, tape, state, backward_site: Site) -> None:
+    def before_backward(self, tape, state, backward_site: Site, args=(), kwargs=None) -> None:
         registry = self.tracker.registry
         reads, state.grad_reads = state.grad_reads, []
         for read in reads:

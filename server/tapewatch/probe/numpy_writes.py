@@ -47,7 +47,7 @@ class NumpyViews:
             if crc is not None:
                 state.numpy_views[id(arr)] = NumpyView(arr, crc, Site.here())
 
-    def before_backward(self, tape, state, backward_site: Site) -> None:
+    def before_backward(self, tape, state, backward_site: Site, args=(), kwargs=None) -> None:
         from . import overwrites  # noqa: PLC0415
 
         views, state.numpy_views = state.numpy_views, {}

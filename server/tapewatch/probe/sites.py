@@ -7,6 +7,7 @@ line (no locals are kept alive) and names are resolved on demand.
 
 from __future__ import annotations
 
+import sys
 from typing import List, Optional, Sequence
 
 from ..model import Location
@@ -30,14 +31,27 @@ class FrameSnap:
 class Site:
     """The chain of user frames (innermost first) of one event."""
 
-    __slots__ = ("snaps",)
+    __slots__ = ("snaps", "library")
 
-    def __init__(self, snaps: List[FrameSnap]):
+    def __init__(self, snaps: List[FrameSnap], library: Optional[FrameSnap] = None):
         self.snaps = snaps
+        # The installed-package frame the innermost user call led into ("just my code": the
+        # finding sits on the user's call, the library line is a related location).
+        self.library = library
 
     @classmethod
-    def here(cls, start=None) -> "Site":
-        return cls([FrameSnap(f) for f in frames.user_frames(start)])
+    def here(cls, start=None, limit: int = 12) -> "Site":
+        frame = start if start is not None else sys._getframe(1)
+        snaps: List[FrameSnap] = []
+        library = None
+        while frame is not None and len(snaps) < limit:
+            name = frame.f_code.co_filename
+            if frames.is_user_file(name):
+                snaps.append(FrameSnap(frame))
+            elif not snaps and library is None and frames.is_library_file(name):
+                library = FrameSnap(frame)
+            frame = frame.f_back
+        return cls(snaps, library)
 
     @property
     def primary(self) -> Optional[FrameSnap]:

@@ -356,7 +356,13 @@ class Tracker:
         return _distinct_readers(out)
 
     # ------------------------------------------------- writes Warp tracks less
+    def _seed_write(self, arr) -> None:
+        for sensor in self.sensors:
+            if hasattr(sensor, "on_seed_write"):
+                self.registry.attempt("remembering a gradient seed", lambda: sensor.on_seed_write(arr))
+
     def on_copy(self, dest, src) -> None:
+        self._seed_write(dest)
         tape = self.recording_tape()
         if tape is None:
             self.on_untaped_write(dest, "copy")
@@ -369,6 +375,7 @@ class Tracker:
             overwrites.report_copy_overwrite(self, dest, src, readers[0][0], readers[0][1])
 
     def on_zero_or_fill(self, arr, method: str) -> None:
+        self._seed_write(arr)
         tape = self.recording_tape()
         if tape is None:
             self.on_untaped_write(arr, method)

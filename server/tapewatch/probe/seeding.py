@@ -1,0 +1,241 @@
+"""TW204: a backward pass seeded differently from the objective the program uses.
+
+Programs that call ``tape.backward()`` without a loss seed it themselves,
+by writing ``.grad`` (``fill_``, ``assign``, NumPy) or through ``grads=``.
+Two mismatches are caught, each measured on what the program did:
+
+- **Sum versus mean.** A ones-seed over the N elements of a per-element
+  loss differentiates their *sum*; when the program reports or uses their
+  *mean* (``losses.numpy().mean()``, ``np.mean(...)``, ``.sum() / N``), the
+  gradient is N times the gradient of the loss it reports.
+- **Partial seeding in a chained (checkpointed) backward.** Segments of a
+  rollout on separate tapes are differentiated last to first, each seeded
+  with the adjoints the previous backward left on the next segment's inputs.
+  When that backward produced non-zero adjoints for k inputs of one shape
+  and type, but fewer than k outputs of the same shape and type are seeded
+  here (positions but not velocities), the unseeded adjoints are lost.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+from typing import Any, Dict, List, NamedTuple, Optional
+
+from .. import codes
+from ..model import Finding, Location, Related
+from . import frames
+from .sites import Site
+
+
+class Leaf(NamedTuple):
+    key: tuple  # (shape, dtype name)
+    nonzero: bool
+    crc: Optional[int]  # of its values: a chained segment's output holds the same values
+
+
+class Seeding:
+    def __init__(self, tracker):
+        self.tracker = tracker
+        self._seed_sites: Dict[int, Site] = {}  # id(grad array) -> where the script wrote it
+        self._previous: Optional[List[Leaf]] = None  # the leaves of the last differentiated tape
+
+    # -- where seeds are written ---------------------------------------------
+    def on_seed_write(self, grad) -> None:
+        """``x.grad.fill_()`` / ``assign`` by the script: remember the line."""
+        self._seed_sites[id(grad)] = Site.here()
+        while len(self._seed_sites) > 256:
+            self._seed_sites.pop(next(iter(self._seed_sites)))
+
+    def before_backward(self, tape, state, site: Site, args=(), kwargs=None) -> None:
+        kwargs = kwargs or {}
+        loss = args[0] if args else kwargs.get("loss")
+        grads = args[1] if len(args) > 1 else kwargs.get("grads")
+        if loss is not None:
+            self._previous = None
+            return
+        outputs = _terminal_outputs(state)
+        seeds = []  # (array, seed values as NumPy, where it was written)
+        if grads:
+            for arr, g in grads.items():
+                seeds.append((arr, _host(g), site))
+        else:
+            for arr in outputs:
+                g = getattr(arr, "grad", None)
+                if g is not None:
+                    seeds.append((arr, _host(g), self._seed_sites.get(id(g), site)))
+        self._check_mean(state, seeds, site)
+        self._check_chain(state, outputs, seeds, site)
+
+    def after_backward(self, tape, state) -> None:
+        self._previous = [Leaf(_key(a), _nonzero(getattr(a, "grad", None)), _crc(a)) for a in _leaves(state)]
+
+    # -- sum versus mean -------------------------------------------------------
+    def _check_mean(self, state, seeds, backward_site: Site) -> None:
+        registry = self.tracker.registry
+        for arr, values, seed_site in seeds:
+            if values is None or values.size < 2 or not (values == 1.0).all():
+                continue
+            name = self._name(state, arr, backward_site, seed_site)
+            if not name:
+                continue
+            mean = _mean_of(name, seed_site) or _mean_of(name, backward_site)
+            if mean is None:
+                continue
+            key = ("TW204", "mean", seed_site.key(), name)
+            if registry.bump(key):
+                continue
+            n = int(values.size)
+            message = ("The backward pass is seeded with ones over the %d elements of `%s`, which differentiates "
+                       "their sum, but the program uses their mean (line %d): the gradient is %d times the "
+                       "gradient of that loss, so a step size tuned for the mean overshoots %d-fold. Seed with "
+                       "1/%d (`wp.full(%d, 1.0 / %d)`), or average inside the kernel."
+                       % (n, name, mean.line, n, n, n, n, n))
+            related = [Related(mean, "the mean of `%s` the program uses" % name, "objective")]
+            back = backward_site.location((".backward", "backward"))
+            if back is not None and seed_site is not backward_site:
+                related.append(Related(back, "the backward() seeded here", "backward"))
+            registry.report(key, Finding(
+                code="TW204", message=message, location=seed_site.location(("fill_", "assign", "backward")),
+                severity=codes.severity("TW204"), related=related,
+                data={"array": name, "elements": n, "kind": "sum-vs-mean", "factor": n}), arrays=[arr])
+
+    def _name(self, state, arr, backward_site, seed_site) -> Optional[str]:
+        registry = self.tracker.registry
+        entry = None
+        for record in state.launches:
+            for access in record.accesses:
+                if access.array is arr and access.write:
+                    entry = (record, access)
+        if entry is not None:
+            name = registry.attempt("naming an array", lambda: entry[0].access_name(entry[1]))
+            if name:
+                return name
+        return registry.attempt("naming an array", lambda: frames.name_by_identity(arr, frames.innermost_user_frame()))
+
+    # -- chained segments ------------------------------------------------------
+    def _check_chain(self, state, outputs, seeds, backward_site: Site) -> None:
+        previous = self._previous
+        self._previous = None
+        if not previous or not outputs:
+            return
+        seeded = {id(arr) for arr, values, _ in seeds if values is not None and (values != 0).any()}
+        carried: Dict[tuple, int] = {}
+        for leaf in previous:
+            if leaf.nonzero:
+                carried[leaf.key] = carried.get(leaf.key, 0) + 1
+        values = {leaf.crc for leaf in previous if leaf.crc is not None}
+        if not any(_crc(a) in values for a in outputs):
+            return  # not a continuation: no output here holds what the previous tape started from
+        for key, wanted in carried.items():
+            group = [a for a in outputs if _key(a) == key]
+            got = [a for a in group if id(a) in seeded]
+            if not got or len(group) < wanted or len(got) >= wanted:
+                continue  # nothing of this kind is seeded here at all, or all of it is
+            missing = [a for a in group if id(a) not in seeded][: wanted - len(got)]
+            self._report_partial(state, missing, got, backward_site, wanted)
+
+    def _report_partial(self, state, missing, got, backward_site: Site, wanted: int) -> None:
+        registry = self.tracker.registry
+        names = [self._name(state, a, backward_site, backward_site) or "an output" for a in missing]
+        seeded = [self._name(state, a, backward_site, backward_site) or "an output" for a in got]
+        key = ("TW204", "partial", backward_site.key(), tuple(names))
+        if registry.bump(key):
+            return
+        message = ("This backward continues a chain of tapes: the previous backward left non-zero adjoints on %d "
+                   "inputs of this shape and type, but only %s %s seeded here; %s get%s no adjoint, so its share "
+                   "of the gradient from the later segments is lost. Seed every carried state variable."
+                   % (wanted, ", ".join("`%s`" % n for n in seeded), "is" if len(seeded) == 1 else "are",
+                      ", ".join("`%s`" % n for n in names), "s" if len(names) == 1 else ""))
+        registry.report(key, Finding(
+            code="TW204", message=message, location=backward_site.location((".backward", "backward")),
+            severity=codes.severity("TW204"), related=[],
+            data={"kind": "partial-seed", "unseeded": names, "seeded": seeded}), arrays=list(missing))
+
+
+def _terminal_outputs(state) -> list:
+    """Float arrays with gradients written on the tape and not read afterwards, in write order."""
+    from .tracker import differentiable  # noqa: PLC0415
+
+    last_write: Dict[int, int] = {}
+    last_read: Dict[int, int] = {}
+    arrays: Dict[int, Any] = {}
+    for n, record in enumerate(state.launches):
+        for access in record.accesses:
+            arrays[id(access.array)] = access.array
+            if access.write:
+                last_write.setdefault(id(access.array), n)
+            if access.read:
+                last_read[id(access.array)] = n
+    out = [arrays[i] for i in sorted(last_write, key=last_write.get)
+           if differentiable(arrays[i]) and last_read.get(i, -1) < last_write[i]]
+    return out
+
+
+def _leaves(state) -> list:
+    from .tracker import differentiable  # noqa: PLC0415
+
+    written = {id(a.array) for r in state.launches for a in r.accesses if a.write}
+    seen, out = set(), []
+    for record in state.launches:
+        for access in record.accesses:
+            arr = access.array
+            if access.read and id(arr) not in written and id(arr) not in seen and differentiable(arr):
+                seen.add(id(arr))
+                out.append(arr)
+    return out
+
+
+def _key(arr) -> tuple:
+    return (tuple(getattr(arr, "shape", ())), str(getattr(arr, "dtype", "")))
+
+
+def _crc(arr) -> Optional[int]:
+    import zlib  # noqa: PLC0415
+
+    values = _host(arr) if getattr(arr, "size", 0) <= (1 << 22) else None
+    return zlib.crc32(values.tobytes()) if values is not None else None
+
+
+def _host(g):
+    try:
+        return g.numpy()
+    except Exception:
+        return None
+
+
+def _nonzero(g) -> bool:
+    values = _host(g) if g is not None else None
+    return values is not None and bool((values != 0).any())
+
+
+def _mean_of(name: str, site: Site) -> Optional[Location]:
+    """A line in the site's file that averages ``name`` (``name.numpy().mean()``, ``np.mean(name...)``)."""
+    snap = site.primary
+    if snap is None:
+        return None
+    path = snap.f_code.co_filename
+    try:
+        tree = ast.parse("".join(linecache.getlines(path, snap.f_globals)))
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Call, ast.BinOp)):
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "mean":
+            subject = [node.func.value] + list(node.args)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("average",):
+            subject = list(node.args)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and isinstance(node.left, ast.Call) and \
+                isinstance(node.left.func, ast.Attribute) and node.left.func.attr == "sum":
+            subject = [node.left.func.value] + list(node.left.args)
+        else:
+            continue
+        if any(_mentions(s, name) for s in subject):
+            return Location(path, node.lineno, node.col_offset + 1)
+    return None
+
+
+def _mentions(expr, name: str) -> bool:
+    return any(ast.unparse(n) == name for n in ast.walk(expr) if isinstance(n, (ast.Name, ast.Attribute,
+                                                                                  ast.Subscript)))
