@@ -60,6 +60,10 @@ _ALL = [
          "enable_backward=False on a kernel or module used in a differentiated program"),
     Code("TW306", "overwrite-in-tape-block", "warning",
          "zero_() / fill_() / wp.copy onto an array inside a wp.Tape() block after a launch that reads it"),
+    Code("TW307", "custom-adjoint-assigns", "warning",
+         "A custom adjoint assigns wp.adjoint[x] instead of accumulating into it"),
+    Code("TW308", "atomic-result-used", "warning",
+         "An atomic's return value is used in differentiated code: the backward pass does not replay atomics"),
     # TW4xx: verification against finite differences (the FD harness)
     Code("TW400", "fd-check-passed", "information",
          "Autodiff agrees with finite differences of the full objective for a parameter"),

@@ -13,9 +13,19 @@ from typing import List
 from tapewatch.model import Finding
 
 from .context import FileContext
-from .rules import backward_disabled, dynamic_loops, inplace_mul_div, tape_overwrites, vector_reassign, where_operands
+from .rules import (
+    adjoint_assign,
+    atomic_results,
+    backward_disabled,
+    dynamic_loops,
+    inplace_mul_div,
+    tape_overwrites,
+    vector_reassign,
+    where_operands,
+)
 
-RULES = (inplace_mul_div, vector_reassign, dynamic_loops, where_operands, backward_disabled, tape_overwrites)
+RULES = (inplace_mul_div, vector_reassign, dynamic_loops, where_operands, backward_disabled, tape_overwrites,
+         adjoint_assign, atomic_results)
 
 _log = logging.getLogger(__name__)
 

@@ -68,11 +68,12 @@ def _tw_exp_overflows(x: Any):
 
 class Suspect(NamedTuple):
     index: int
-    op: str  # "sqrt", "division", "exp in where"...
-    line: int  # in the parsed source (1-based)
+    op: str  # "wp.sqrt", "division", "wp.exp"...
+    line: int  # in the parsed source of its body (1-based)
     column: int
     test: str  # source of the condition inserted before the statement
     reason: str
+    body: str = ""  # "" for the kernel, else the name of the @wp.func it is in
 
 
 class Statement(NamedTuple):
@@ -82,47 +83,100 @@ class Statement(NamedTuple):
     related: List[Related]
 
 
+class _Body(NamedTuple):
+    """The kernel, or a ``@wp.func`` it calls, parsed."""
+
+    name: str  # "" for the kernel
+    fdef: ast.FunctionDef
+    path: str
+    first: int  # file line of parsed line 1, minus one
+    globals: dict
+
+
 def locate(wp, kernel, entry) -> Optional[Statement]:
-    source = warp_seams.kernel_source(kernel)
-    func = getattr(kernel, "func", None)
-    if not source or func is None:
+    kernel_body = _parse(kernel, "")
+    if kernel_body is None:
         return None
-    tree = ast.parse(textwrap.dedent(source))
-    fdef = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
-    if fdef is None:
-        return None
-    suspects = find_suspects(fdef)
+    bodies = [kernel_body] + _called_functions(wp, kernel_body)
+    suspects: List[Suspect] = []
+    for body in bodies:
+        suspects.extend(s._replace(body=body.name) for s in find_suspects(body.fdef))
     if not suspects:
         return None
-    path = func.__code__.co_filename
-    first = func.__code__.co_firstlineno - 1  # parsed line 1 is the first source line (a decorator)
+    suspects = [s._replace(index=i) for i, s in enumerate(suspects)]
+    by_name = {b.name: b for b in bodies}
 
     def loc(s: Suspect) -> Location:
-        return Location(path, first + s.line, s.column)
+        b = by_name[s.body]
+        return Location(b.path, b.first + s.line, s.column)
 
-    counts = None
+    def where(s: Suspect) -> str:
+        return "in `%s`, called by the kernel" % s.body if s.body else "on this line"
+
     try:
-        counts = _measure(wp, kernel, entry, tree, fdef, suspects)
+        counts = _measure(wp, kernel, entry, bodies, suspects)
     except Exception:
         counts = None
     if counts is None:
         if len(suspects) != 1:
             return None
         s = suspects[0]
-        return Statement(loc(s), s.op, "The likely cause is `%s` on this line: %s (the kernel has no other "
-                         "suspect operation; the values could not be measured)" % (s.op, s.reason), [])
+        return Statement(loc(s), s.op, "The likely cause is `%s` %s: %s (the kernel has no other suspect "
+                         "operation; the values could not be measured)" % (s.op, where(s), s.reason), [])
     fired = [s for s in suspects if counts[s.index] > 0]
     if not fired:
         return None
     s = fired[0]
     threads = _threads(entry)
-    reason = ("At the values this launch saw, `%s` on this line is singular in %d of %d threads: %s"
-              % (s.op, counts[s.index], threads, s.reason)) if threads else \
-        ("At the values this launch saw, `%s` on this line is singular in %d threads: %s"
-         % (s.op, counts[s.index], s.reason))
+    of = "%d of %d threads" % (counts[s.index], threads) if threads else "%d threads" % counts[s.index]
+    reason = "At the values this launch saw, `%s` %s is singular in %s: %s" % (s.op, where(s), of, s.reason)
     related = [Related(loc(o), "`%s` is singular here too (%d threads)" % (o.op, counts[o.index]), "also-singular")
                for o in fired[1:]]
     return Statement(loc(s), s.op, reason, related)
+
+
+def _parse(obj, name: str) -> Optional[_Body]:
+    source = warp_seams.kernel_source(obj)
+    func = getattr(obj, "func", None)
+    if not source or func is None:
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError):
+        return None
+    fdef = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
+    if fdef is None:
+        return None
+    return _Body(name, fdef, func.__code__.co_filename, func.__code__.co_firstlineno - 1,
+                 getattr(func, "__globals__", {}) or {})
+
+
+def _called_functions(wp, kernel_body: _Body) -> List[_Body]:
+    """The user ``@wp.func``s the kernel calls (one level; custom adjoints excluded: theirs is the math)."""
+    function_cls = warp_seams.function_class(wp)
+    out, seen = [], set()
+    for node in ast.walk(kernel_body.fdef):
+        if not isinstance(node, ast.Call):
+            continue
+        name = _callee(node.func)
+        obj = _resolve(node.func, kernel_body.globals)
+        if name in seen or function_cls is None or not isinstance(obj, function_cls):
+            continue
+        if warp_seams.custom_grad(obj) is not None or warp_seams.kernel_source(obj) is None:
+            continue
+        seen.add(name)
+        body = _parse(obj, name)
+        if body is not None:
+            out.append(body)
+    return out
+
+
+def _resolve(func, env):
+    if isinstance(func, ast.Name):
+        return env.get(func.id)
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return getattr(env.get(func.value.id), func.attr, None)
+    return None
 
 
 def find_suspects(fdef: ast.FunctionDef) -> List[Suspect]:
@@ -154,15 +208,26 @@ def find_suspects(fdef: ast.FunctionDef) -> List[Suspect]:
     return [s._replace(index=i) for i, s in enumerate(out)]
 
 
-def _measure(wp, kernel, entry, tree, fdef, suspects) -> Optional[List[int]]:
+def _measure(wp, kernel, entry, bodies, suspects) -> Optional[List[int]]:
     """Launch an instrumented copy of the kernel forward on copies of the launch's arguments."""
     from .finite_diff import _copy_struct  # noqa: PLC0415
 
-    if entry is None or len(entry.args) != len(fdef.args.args):
+    kernel_body = bodies[0]
+    if entry is None or len(entry.args) != len(kernel_body.fdef.args.args):
         return None
-    instrumented = _instrument(fdef, suspects)
-    source = _HELPERS + "\n" + ast.unparse(instrumented) + "\n"
-    variant = _load(kernel, instrumented.name, source)
+    renamed = {b.name: "_tw_singular_" + b.name for b in bodies[1:]}
+    parts = [_HELPERS]
+    for body in bodies[1:]:
+        mine = [s for s in suspects if s.body == body.name]
+        parts.append(ast.unparse(_instrument(body.fdef, mine, renamed, "wp.func", renamed[body.name])))
+    kernel_mine = [s for s in suspects if not s.body]
+    instrumented = _instrument(kernel_body.fdef, kernel_mine, renamed, "wp.kernel",
+                               "_tw_singular_" + kernel_body.fdef.name)
+    parts.append(ast.unparse(instrumented))
+    env = {}
+    for body in reversed(bodies):
+        env.update(body.globals)
+    variant = _load(kernel, instrumented.name, "\n\n".join(parts) + "\n", env)
     if variant is None:
         return None
     copies: dict = {}
@@ -192,32 +257,39 @@ def _measure(wp, kernel, entry, tree, fdef, suspects) -> Optional[List[int]]:
     return [int(v) for v in hits.numpy()]
 
 
-def _instrument(fdef: ast.FunctionDef, suspects: List[Suspect]) -> ast.FunctionDef:
-    """The kernel with ``if <test>: wp.atomic_add(_tw_hits, k, 1)`` before each suspect's statement."""
+def _instrument(fdef: ast.FunctionDef, suspects: List[Suspect], renamed: dict, decorator: str,
+                name: str) -> ast.FunctionDef:
+    """A copy with ``if <test>: wp.atomic_add(_tw_hits, k, 1)`` before each suspect's statement,
+    calls to instrumented functions passing ``_tw_hits`` on."""
     import copy  # noqa: PLC0415
 
     new = copy.deepcopy(fdef)
-    new.name = "_tw_singular_" + fdef.name
-    new.decorator_list = [ast.parse("wp.kernel").body[0].value]
+    new.name = name
+    new.decorator_list = [ast.parse(decorator).body[0].value]
     new.args.args.append(ast.arg(arg="_tw_hits", annotation=ast.parse("wp.array(dtype=wp.int32)").body[0].value))
-    by_line = {}
-    for s in suspects:
-        by_line.setdefault((s.line, s.column), s)
+
+    class Calls(ast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            target = _callee(node.func)
+            if target in renamed:
+                node.func = ast.Name(id=renamed[target], ctx=ast.Load())
+                node.args.append(ast.Name(id="_tw_hits", ctx=ast.Load()))
+            return node
 
     def rewrite(body):
         out = []
         for stmt in body:
             for field in ("body", "orelse"):
-                if isinstance(getattr(stmt, field, None), list) and getattr(stmt, field) and \
-                        isinstance(stmt, (ast.If, ast.For, ast.While)):
+                if isinstance(stmt, (ast.If, ast.For, ast.While)) and getattr(stmt, field):
                     setattr(stmt, field, rewrite(getattr(stmt, field)))
-            own = [s for s in suspects if _owns(stmt, s)]
-            for s in own:
+            for s in [s for s in suspects if _owns(stmt, s)]:
                 out.append(ast.parse("if %s:\n    wp.atomic_add(_tw_hits, %d, 1)" % (s.test, s.index)).body[0])
             out.append(stmt)
         return out
 
     new.body = rewrite(new.body)
+    new = Calls().visit(new)
     ast.fix_missing_locations(new)
     return new
 
@@ -240,17 +312,16 @@ def _owns(stmt, suspect: Suspect) -> bool:
 _folder: Optional[str] = None
 
 
-def _load(kernel, name: str, source: str):
+def _load(kernel, name: str, source: str, env: dict):
     global _folder
     if _folder is None:
         _folder = tempfile.mkdtemp(prefix="tapewatch-variants-")
         atexit.register(shutil.rmtree, _folder, True)
-    func = kernel.func
     path = os.path.join(_folder, "%s_%d.py" % (name, id(kernel)))
     with open(path, "w", encoding="utf-8") as f:
         f.write(source)
     module = types.ModuleType("_tapewatch_variant_%d" % id(kernel))
-    module.__dict__.update(func.__globals__)
+    module.__dict__.update(env)
     module.__dict__.update({"__name__": module.__name__, "__file__": path})
     exec(compile(source, path, "exec"), module.__dict__)
     return module.__dict__.get(name)
