@@ -293,10 +293,13 @@ class _EventCollector:
             r.features = dict(event.get("features") or {})
         elif kind == "finding":
             finding = Finding.from_json(event["finding"])
-            if finding.id and finding.id in self.by_id:
-                return
-            self.by_id[finding.id] = finding
-            r.findings.append(finding)
+            old = self.by_id.get(finding.id) if finding.id else None
+            if old is not None:  # a known id: the probe revised it (a harmless overwrite that now matters)
+                r.findings[r.findings.index(old)] = finding
+            else:
+                r.findings.append(finding)
+            if finding.id:
+                self.by_id[finding.id] = finding
         elif kind == "counts":
             for fid, count in dict(event["counts"]).items():
                 if fid in self.by_id:

@@ -70,7 +70,8 @@ class GradReads:
 
     def _finding(self, state, read: GradRead, backward_site: Site) -> Finding:
         registry = self.tracker.registry
-        entry = state.reads.get(id(read.array))
+        entries = state.reads.get(id(read.array))
+        entry = entries[-1] if entries else None
         what = None
         if entry is not None:
             what = registry.attempt("naming an array", lambda: entry.record.access_name(entry.access))

@@ -58,7 +58,7 @@ class NumpyViews:
             readers = self.tracker.readers_of(state, view.array)
             if not readers:
                 continue
-            entry, alias = readers[0]
+            entry, alias = overwrites.pick_reader(readers)
             registry = self.tracker.registry
             back = registry.attempt("locating a backward() call",
                                     lambda: backward_site.location((".backward", "backward")))

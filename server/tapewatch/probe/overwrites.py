@@ -39,6 +39,18 @@ def harmless_reason(entry) -> Optional[str]:
     return None
 
 
+def pick_reader(readers):
+    """The reader whose adjoint the overwrite corrupts: the most recent one that uses the values,
+    else the most recent one (``readers`` is most recent first)."""
+    for entry, alias in readers:
+        try:
+            if harmless_reason(entry) is None:
+                return entry, alias
+        except Exception:
+            return entry, alias
+    return readers[0]
+
+
 def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg, kernel, op, warp_reported,
                launch=None, head=None, key_extra=(), extra_related=()):
     registry = tracker.registry
@@ -50,8 +62,14 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
     reader_what = registry.attempt("naming the reading launch's array", lambda: reader.access_name(entry.access))
     what = what or reader_what or "array"
     key = (code, what, arg, op, site.key()) + tuple(key_extra)
-    if registry.bump(key):
-        return
+    existing = registry.get(key)
+    if existing is not None:
+        upgrade = existing.severity == "information" and \
+            registry.attempt("deciding whether the reader's adjoint uses the values",
+                             lambda: harmless_reason(entry)) is None
+        if not upgrade:
+            registry.bump(key)
+            return
 
     def build():
         reader_label = reader.access_label(entry.access)
@@ -99,6 +117,9 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         return Finding(code=code, message=message, location=primary,
                        severity="information" if harmless else codes.severity(code), related=related, data=data)
 
+    if existing is not None:
+        registry.replace(key, build())
+        return
     registry.report(key, build, arrays=[arr], launches=[launch, reader.index])
 
 
@@ -257,7 +278,12 @@ def report_intra_kernel(tracker, record) -> None:
             if launch_loc is not None:
                 related.append(Related(launch_loc, "launch of `%s` on the tape" % record.kernel_name, "compiled-by"))
             related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(record.site), []))
-            if hit is not None and hit.op != "=":
+            harmless = not kernel_access(kernel).adjoint_uses(param, record.differentiable_paths())
+            if hit is not None and hit.op != "=" and harmless:
+                message = ("kernel `%s` updates `%s` in place with `%s`, by a factor that carries no gradient: "
+                           "harmless here, the adjoint needs no old value of `%s`."
+                           % (record.kernel_name, param, hit.op, param))
+            elif hit is not None and hit.op != "=":
                 message = ("kernel `%s` updates `%s` in place with `%s`: the old value is overwritten, so the adjoint "
                            "of the factor reads the new one. The gradient with respect to `%s` survives; the "
                            "gradient with respect to the factor is wrong. Write the product to another array."
@@ -274,8 +300,14 @@ def report_intra_kernel(tracker, record) -> None:
             data = {"kernel": record.kernel_name, "argument": param, "warp_reported": warp_reported}
             if hit is not None and hit.op != "=":
                 data["operation"] = hit.op
+            if harmless:
+                data["harmless"] = "`%s` enters the kernel only linearly" % param
+                if hit is None or hit.op == "=":
+                    message += (" Harmless here: `%s` enters the kernel only linearly, so its adjoint never reads "
+                                "the overwritten value: the gradient is unaffected." % param)
             return Finding(code="TW104", message=message, location=Location(path, line, hit.column if hit else 1),
-                           severity=codes.severity("TW104"), related=related, data=data)
+                           severity="information" if harmless else codes.severity("TW104"), related=related,
+                           data=data)
 
         registry.report(key, build, launches=[record.index])
 

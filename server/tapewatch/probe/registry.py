@@ -66,6 +66,16 @@ class FindingRegistry:
         existing.count += 1
         return True
 
+    def replace(self, key, finding: Finding) -> Finding:
+        """A finding that turned out worse than first reported (a harmless overwrite that now
+        corrupts a gradient): same id, one more occurrence, emitted again (the event replaces it)."""
+        old = self._by_key[key]
+        finding.id = old.id
+        finding.count = old.count + 1
+        self._by_key[key] = finding
+        self.emit("finding", finding=finding.to_json())
+        return finding
+
     def get(self, key) -> Optional[Finding]:
         return self._by_key.get(key)
 

@@ -76,10 +76,13 @@ class Seeding:
         for arr, values, seed_site in seeds:
             if values is None or values.size < 2 or not (values == 1.0).all():
                 continue
-            name = self._name(state, arr, backward_site, seed_site)
-            if not name:
-                continue
-            mean = _mean_of(name, seed_site) or _mean_of(name, backward_site)
+            names = self._names(state, arr)
+            mean, name = None, None
+            for candidate in names:
+                mean = _mean_of(candidate, seed_site) or _mean_of(candidate, backward_site)
+                if mean is not None:
+                    name = candidate
+                    break
             if mean is None:
                 continue
             key = ("TW204", "mean", seed_site.key(), name)
@@ -99,6 +102,22 @@ class Seeding:
                 code="TW204", message=message, location=seed_site.location(("fill_", "assign", "backward")),
                 severity=codes.severity("TW204"), related=related,
                 data={"array": name, "elements": n, "kind": "sum-vs-mean", "factor": n}), arrays=[arr])
+
+    def _names(self, state, arr) -> List[str]:
+        """What the program calls ``arr``: at the launch that wrote it, and in the frames around backward()."""
+        registry = self.tracker.registry
+        out = []
+        first = self._name(state, arr, None, None)
+        if first:
+            out.append(first)
+        frame = frames.innermost_user_frame()
+        while frame is not None and len(out) < 6:
+            if frames.is_user_file(frame.f_code.co_filename):
+                name = registry.attempt("naming an array", lambda: frames.name_by_identity(arr, frame))
+                if name and name not in out:
+                    out.append(name)
+            frame = frame.f_back
+        return out
 
     def _name(self, state, arr, backward_site, seed_site) -> Optional[str]:
         registry = self.tracker.registry
@@ -137,20 +156,30 @@ class Seeding:
 
     def _report_partial(self, state, missing, got, backward_site: Site, wanted: int) -> None:
         registry = self.tracker.registry
-        names = [self._name(state, a, backward_site, backward_site) or "an output" for a in missing]
-        seeded = [self._name(state, a, backward_site, backward_site) or "an output" for a in got]
+        names = [self._display_name(state, a) for a in missing]
+        seeded = [self._display_name(state, a) for a in got]
         key = ("TW204", "partial", backward_site.key(), tuple(names))
         if registry.bump(key):
             return
+        # Where the missing seed belongs: next to the line that seeds its sibling.
+        seed_site = next((self._seed_sites[id(a.grad)] for a in got
+                          if getattr(a, "grad", None) is not None and id(a.grad) in self._seed_sites), None)
+        back = backward_site.location((".backward", "backward"))
+        related = [Related(back, "the backward() of this segment", "backward")] if seed_site and back else []
         message = ("This backward continues a chain of tapes: the previous backward left non-zero adjoints on %d "
                    "inputs of this shape and type, but only %s %s seeded here; %s get%s no adjoint, so its share "
                    "of the gradient from the later segments is lost. Seed every carried state variable."
                    % (wanted, ", ".join("`%s`" % n for n in seeded), "is" if len(seeded) == 1 else "are",
                       ", ".join("`%s`" % n for n in names), "s" if len(names) == 1 else ""))
+        loc = seed_site.location(("assign", "fill_", "copy")) if seed_site is not None else back
         registry.report(key, Finding(
-            code="TW204", message=message, location=backward_site.location((".backward", "backward")),
-            severity=codes.severity("TW204"), related=[],
+            code="TW204", message=message, location=loc, severity=codes.severity("TW204"), related=related,
             data={"kind": "partial-seed", "unseeded": names, "seeded": seeded}), arrays=list(missing))
+
+    def _display_name(self, state, arr) -> str:
+        """The name in the frames around backward() (where seeds are written), else at the launch."""
+        names = self._names(state, arr)
+        return (names[1:] or names or ["an output"])[0]
 
 
 def _terminal_outputs(state) -> list:
@@ -164,11 +193,12 @@ def _terminal_outputs(state) -> list:
         for access in record.accesses:
             arrays[id(access.array)] = access.array
             if access.write:
-                last_write.setdefault(id(access.array), n)
+                last_write[id(access.array)] = n
             if access.read:
                 last_read[id(access.array)] = n
+    # Read in the launch that wrote it (write-then-read inside a kernel) still counts as an output.
     out = [arrays[i] for i in sorted(last_write, key=last_write.get)
-           if differentiable(arrays[i]) and last_read.get(i, -1) < last_write[i]]
+           if differentiable(arrays[i]) and last_read.get(i, -1) <= last_write[i]]
     return out
 
 

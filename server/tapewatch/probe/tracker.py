@@ -35,6 +35,7 @@ from .sites import Site
 
 LAUNCH_CALLS = ("launch", "launch_tiled")
 MAX_PENDING_TAPES = 16
+MAX_READERS = 8  # distinct reading call sites remembered per array and tape
 
 
 class Access(NamedTuple):
@@ -131,7 +132,7 @@ class TapeState:
     """What the probe knows about one ``wp.Tape``: its reads and launches."""
 
     def __init__(self, number: int, site: Site):
-        self.reads: Dict[int, ReadEntry] = {}  # id(array) -> its last taped reader
+        self.reads: Dict[int, List[ReadEntry]] = {}  # id(array) -> its taped readers, oldest first
         self.spans = SpanIndex()  # the same reads, by memory
         # Float arrays without requires_grad that a launch computed from arrays with it:
         # id(array) -> (array, writer, written access, the differentiable accesses it read)
@@ -273,9 +274,9 @@ class Tracker:
             for acc in accesses:
                 if not acc.write:
                     continue
-                for entry, alias in self.readers_of(state, acc.array)[:1]:
-                    if entry.record is record:
-                        continue
+                readers = [(e, alias) for e, alias in self.readers_of(state, acc.array) if e.record is not record]
+                if readers:
+                    entry, alias = overwrites.pick_reader(readers)
                     overwrites.report_launch_overwrite(self, record, acc, entry, alias,
                                                        warp_reported=any(a is acc.array for a in flagged))
                     self._covered.add(id(acc.array))
@@ -319,11 +320,18 @@ class Tracker:
 
     def remember_read(self, tape, state: TapeState, arr, record: LaunchRecord, access: Access) -> None:
         entry = ReadEntry(arr, record, access)
-        state.reads[id(arr)] = entry
+        readers = state.reads.get(id(arr))
+        if readers is None:
+            readers = state.reads[id(arr)] = []
+            state.spans.add(id(arr), arr, readers)
+        # One entry per reading call site and argument (a loop's repeats replace each other).
+        same = (record.kernel, record.site.key(), access.pos, access.field)
+        readers[:] = [e for e in readers if (e.record.kernel, e.record.site.key(), e.access.pos, e.access.field)
+                      != same][-(MAX_READERS - 1):]
+        readers.append(entry)
         grad = getattr(arr, "grad", None) if getattr(arr, "requires_grad", False) else None
         if grad is not None:
             state.grad_of[id(grad)] = (grad, arr)
-        state.spans.add(id(arr), arr, entry)
         last = arr.__dict__.get("_tw_last_read")
         if last is not None and last[3] != record.index:
             arr.__dict__["_tw_prev_read"] = last
@@ -335,20 +343,17 @@ class Tracker:
 
     def readers_of(self, state: TapeState, arr) -> List[Tuple[ReadEntry, bool]]:
         """``(reader, through_alias)`` for every read on this tape of ``arr``'s memory."""
-        out = []
-        hit = state.reads.get(id(arr))
-        if hit is not None:
-            out.append((hit, False))
-        for other, entry in state.spans.overlapping(arr):
-            if other is not arr and all(e.record is not entry.record or e.access != entry.access for e, _ in out):
-                out.append((entry, True))
-        if not out and hit is None:
+        out = [(e, False) for e in state.reads.get(id(arr), ())]
+        for other, entries in state.spans.overlapping(arr):
+            if other is not arr:
+                out.extend((e, True) for e in entries)
+        if not out:
             # Not addressable (no pointer): views are matched through their parents.
             parent, depth = warp_seams.view_parent(arr), 0
             while parent is not None and depth < 8:
-                entry = state.reads.get(id(parent))
-                if entry is not None:
-                    out.append((entry, True))
+                entries = state.reads.get(id(parent))
+                if entries:
+                    out.extend((e, True) for e in entries)
                     break
                 parent, depth = warp_seams.view_parent(parent), depth + 1
         # The most recent reader first: its adjoint runs first against the new values.
@@ -372,7 +377,7 @@ class Tracker:
         state = self.tape_state(tape)
         readers = self.readers_of(state, dest)
         if readers:
-            overwrites.report_copy_overwrite(self, dest, src, readers[0][0], readers[0][1])
+            overwrites.report_copy_overwrite(self, dest, src, *overwrites.pick_reader(readers))
 
     def on_zero_or_fill(self, arr, method: str) -> None:
         self._seed_write(arr)
@@ -385,7 +390,7 @@ class Tracker:
         state = self.tape_state(tape)
         readers = self.readers_of(state, arr)
         if readers:
-            overwrites.report_zero_fill_overwrite(self, arr, method, readers[0][0], readers[0][1])
+            overwrites.report_zero_fill_overwrite(self, arr, method, *overwrites.pick_reader(readers))
 
     def on_untaped_launch(self, kernel, args) -> None:
         """A launch no tape records: its writes may clobber what a live tape read."""
@@ -429,7 +434,9 @@ class Tracker:
             if not readers:
                 continue
             site = site or Site.here()
-            entry, alias = readers[0]
+            from . import overwrites  # noqa: PLC0415
+
+            entry, alias = overwrites.pick_reader(readers)
             if any(p.site.key() == site.key() and p.entry.record is entry.record for p in state.pending_writes):
                 continue
             if op == "copy":

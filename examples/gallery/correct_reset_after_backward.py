@@ -1,0 +1,28 @@
+"""Correct: the environment is reset and its metrics taken after backward(), and the
+velocities read for a log before backward() are only read."""
+
+import warp as wp
+
+from _helpers_env import Env
+
+
+@wp.kernel
+def cost(v: wp.array(dtype=float), out: wp.array(dtype=float)):
+    i = wp.tid()
+    wp.atomic_add(out, 0, v[i] * v[i])
+
+
+env = Env(4)
+c = wp.array([0.1], dtype=float, requires_grad=True)
+for episode in range(2):
+    out = wp.zeros(1, dtype=float, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        env.step(c)
+        wp.launch(cost, dim=4, inputs=[env.v_next], outputs=[out])
+    print("velocities", env.v.numpy())
+    tape.backward(out)
+    env.metrics()
+    env.reset()
+    print("d cost / d c", c.grad.numpy())
+    tape.zero()
