@@ -69,6 +69,21 @@ def _private_kernel_cache(tmp_path_factory):
     os.environ["WARP_CACHE_PATH"] = str(tmp_path_factory.mktemp("warp-cache"))
 
 
+def probe_run(script, python: str, **kw):
+    """A probe run of ``script``, with its events (``.events``) and the script's stdout (``.stdout``)."""
+    import asyncio  # noqa: PLC0415
+
+    from tapewatch.runner import RunRequest, run_probe  # noqa: PLC0415
+
+    events, output = [], []
+    result = asyncio.run(run_probe(RunRequest(script=str(script), python=python, **kw),
+                                   on_output=lambda stream, text: output.append((stream, text)),
+                                   on_event=events.append))
+    result.events = events
+    result.stdout = "".join(text for stream, text in output if stream == "stdout")
+    return result
+
+
 def markers(path: Path) -> dict:
     """``# expect: TW101`` / ``# reader`` / ``# alloc: x`` ... comments → {marker: [lines]}."""
     out: dict = {}

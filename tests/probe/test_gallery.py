@@ -4,49 +4,50 @@
 (helper modules, methods, loops, structs, ``@wp.func``s), and correct
 look-alikes that must stay quiet.  ``# expect: TWnnn`` marks a warning or
 error, ``# note: TWnnn`` an information finding; helper modules (``_*.py``)
-carry the markers of the lines they hold.  Warp's stale-read notes (TW107)
+carry the markers of the lines they hold (``expect[prog]: TWnnn`` for one
+program only).  Warp's stale-read notes (TW107)
 depend on the Warp version and are checked elsewhere.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES
-from tapewatch.runner import RunRequest, run_probe
+from conftest import EXAMPLES, probe_run
 
 GALLERY = EXAMPLES / "gallery"
 PROGRAMS = sorted(p.name for p in GALLERY.glob("*.py") if not p.name.startswith("_"))
-_MARK = re.compile(r"\b(expect|note):\s*(TW\d{3})")
+# ``expect[prog_a,prog_b]: TWnnn`` in a helper module: only for those programs.
+_MARK = re.compile(r"\b(expect|note|lint)(?:\[([\w,]+)\])?:\s*(TW\d{3})")
 
 
 def wanted(script: Path):
     """{(file, code, line)} for warnings/errors and for information, from the program and its helpers."""
     files = [script] + sorted(GALLERY.glob("_*.py"))
     imported = set(re.findall(r"^\s*(?:from|import)\s+(_\w+)", script.read_text(), re.M))
-    expect, note = set(), set()
+    marks = {"expect": set(), "note": set(), "lint": set()}
     for path in files:
         if path != script and path.stem not in imported:
             continue
         for number, line in enumerate(path.read_text().splitlines(), start=1):
-            for kind, code in _MARK.findall(line):
-                (expect if kind == "expect" else note).add((path.name, code, number))
-    return expect, note
+            for kind, only, code in _MARK.findall(line):
+                if not only or script.stem in only.split(","):
+                    marks[kind].add((path.name, code, number))
+    return marks
 
 
 @pytest.mark.parametrize("program", PROGRAMS)
 def test_gallery_program(python, program):
     script = GALLERY / program
     text = script.read_text()
-    result = asyncio.run(run_probe(RunRequest(
-        script=str(script), python=python, check_launches="tapewatch-test: --check-launches" in text)))
+    result = probe_run(script, python, check_launches="tapewatch-test: --check-launches" in text)
     assert result.outcome in ("ok", "raised"), result.stderr_tail
     assert not result.incomplete, [f.message for f in result.findings if f.code == "TW910"]
-    expect, note = wanted(script)
+    marks = wanted(script)
+    expect, note = marks["expect"], marks["note"]
     got = {(Path(f.location.path).name, f.code, f.location.line) for f in result.findings
            if f.severity in ("warning", "error")}
     info = {(Path(f.location.path).name, f.code, f.location.line) for f in result.findings
@@ -57,3 +58,28 @@ def test_gallery_program(python, program):
     assert info == note, detail
     if program.startswith("correct_"):
         assert not got
+    if "tapewatch-test: --check-launches" in text:
+        checks = [e for e in result.events if e["event"] == "launch_check"]
+        assert checks and all(e["status"] in ("pass", "fail") for e in checks), checks
+
+
+def test_gallery_lints():
+    """The static lints find what the ``# lint:`` markers name, and nothing else among the TW3xx codes
+    the markers use."""
+    from tapewatch.lint import lint_source
+
+    for path in sorted(GALLERY.glob("*.py")):
+        marks = wanted(path)["lint"]
+        found = {(path.name, f.code, f.location.line) for f in lint_source(path.read_text(), str(path))}
+        mine = {m for m in marks if m[0] == path.name}
+        assert mine <= found, (path.name, found)
+
+
+def test_kinks_are_seen_and_not_called_wrong(python):
+    """The bilinear lookup on cell edges really disagrees with central differences at some samples:
+    the check must call those non-smooth, not failures."""
+    result = probe_run(GALLERY / "correct_kinks_clamp_interp.py", python, check_launches=True)
+    checks = {e["kernel"]: e for e in result.events if e["event"] == "launch_check"}
+    assert checks["advect"]["nonsmooth"] > 0 and checks["advect"]["status"] == "pass"
+    assert checks["clamp_energy"]["nonsmooth"] > 0
+    assert result.launch_checks["failed"] == 0

@@ -5,7 +5,6 @@ gradients exactly as a plain run leaves them."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import textwrap
@@ -14,21 +13,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import EXAMPLES, markers
-from tapewatch.runner import RunRequest, run_probe
+from conftest import EXAMPLES, markers, probe_run
+from tapewatch.runner import RunRequest
 
 LOCALIZATION = {"TW403", "TW404", "TW405"}
 
 
 def run(script, python: str, **kw):
-    events = []
-    output = []
-    result = asyncio.run(run_probe(RunRequest(script=str(script), python=python, **kw),
-                                   on_output=lambda stream, text: output.append((stream, text)),
-                                   on_event=events.append))
-    result.events = events
-    result.stdout = "".join(text for stream, text in output if stream == "stdout")
-    return result
+    return probe_run(script, python, **kw)
 
 
 def related(finding, role):

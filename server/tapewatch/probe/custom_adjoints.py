@@ -56,7 +56,8 @@ def custom_adjoints_called(wp, kernel) -> List[tuple]:
 def locate_wrong_adjoint(wp, kernel, entry, checks) -> Optional[Culprit]:
     from .finite_diff import check_launch  # noqa: PLC0415
 
-    for name, fn in custom_adjoints_called(wp, kernel):
+    called = custom_adjoints_called(wp, kernel)
+    for name, fn in called:
         harness = _Harness(wp, kernel, entry, name, fn)
         built = harness.build()
         if built is None:
@@ -72,14 +73,25 @@ def locate_wrong_adjoint(wp, kernel, entry, checks) -> Optional[Culprit]:
         loc = _adjoint_statement(grad, worst["input"]) or def_location(getattr(grad, "func", None))
         if loc is None:
             continue
-        numbers = ("d %s/d `%s` at %d sampled inputs drawn from this launch's values, %d fail; worst: custom "
-                   "adjoint %.6g vs finite difference %.6g"
-                   % (name, worst["input"], result["checked"], result["failed"], worst["ad"], worst["fd"]))
+        numbers = ("d %s/d `%s` fails at %d of %d inputs drawn from this launch's values (worst: custom adjoint "
+                   "%.6g vs finite difference %.6g)"
+                   % (name, worst["input"], result["failed"], result["checked"], worst["ad"], worst["fd"]))
         related = []
         fdef = def_location(getattr(fn, "func", None))
         if fdef is not None:
             related.append(Related(fdef, "the forward function `%s` the adjoint must match" % name, "function"))
         return Culprit(name, loc, numbers, related)
+    # Each custom adjoint is right on its own: one that assigns instead of adding drops the
+    # other contributions its input receives in this kernel.
+    for name, fn in called:
+        grad = warp_seams.custom_grad(fn)
+        for input_name, loc in _adjoint_assignments(grad):
+            numbers = ("its math matches finite differences, but it assigns `wp.adjoint[%s]` "
+                       "instead of adding to it, so the other contributions `%s` receives in this kernel are "
+                       "overwritten" % (input_name, input_name))
+            fdef = def_location(getattr(fn, "func", None))
+            related = [Related(fdef, "the forward function `%s`" % name, "function")] if fdef else []
+            return Culprit(name, loc, numbers, related)
     return None
 
 
@@ -189,6 +201,27 @@ def _warp_type(wp, ptype):
     if warp_seams.scalar_type_name(ptype) in ("float32", "float64"):
         return ptype
     return None
+
+
+def _adjoint_assignments(grad) -> List[tuple]:
+    """``[(input, location)]`` of ``wp.adjoint[input] = ...`` statements (not ``+=``)."""
+    func = getattr(grad, "func", None)
+    source = warp_seams.kernel_source(grad)
+    code = getattr(func, "__code__", None)
+    if not source or code is None:
+        return []
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError):
+        return []
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Subscript) and _callee(t.value) == "adjoint" and isinstance(t.slice, ast.Name):
+                    out.append((t.slice.id, Location(code.co_filename, code.co_firstlineno + node.lineno - 1,
+                                                     node.col_offset + 1)))
+    return out
 
 
 def _adjoint_statement(grad, input_name: str) -> Optional[Location]:

@@ -107,14 +107,13 @@ class LaunchCheck:
             return
         w = result["worst"]
         kname = warp_seams.kernel_name(kernel)
-        numbers = ("d`%s`/d`%s`[%d]: adjoint %.6g vs finite difference %.6g (one-sided %.6g / %.6g); max abs "
+        numbers = ("worst d`%s`/d`%s`[%d]: adjoint %.6g vs finite difference %.6g (one-sided %.6g / %.6g); max abs "
                    "error %.3g, max rel error %.3g; %d of %d compared derivatives fail (tolerance atol=%g, rtol=%g)"
                    % (w["output"], w["input"], w["element"], w["ad"], w["fd"], w["fd_forward"], w["fd_backward"],
                       result["max_abs"], result["max_rel"], result["failed"], result["checked"], ATOL, RTOL))
         if culprit is not None:
-            message = ("The custom adjoint of `%s` disagrees with finite differences of `%s` itself: %s. It makes "
-                       "the adjoint of `%s` wrong at this launch: %s."
-                       % (culprit.func_name, culprit.func_name, culprit.numbers, kname, numbers))
+            message = ("The custom adjoint of `%s` makes the adjoint of `%s` disagree with finite differences at "
+                       "its launch: %s. Checked on its own, %s." % (culprit.func_name, kname, numbers, culprit.numbers))
         else:
             message = ("The adjoint of `%s` disagrees with finite differences at its launch: %s. Check the kernel's "
                        "math%s." % (kname, numbers, ", and the custom adjoints (@wp.func_grad) it calls"
