@@ -34,6 +34,17 @@ ALL_RULES = textwrap.dedent(
         for i in range(n):
             p *= a[i]
         out[tid] = v * wp.where(p > 0.0, wp.log(p), 0.0)
+        slot = wp.atomic_add(a, 0, 1.0)
+
+
+    @wp.func
+    def cube(x: float):
+        return x * x * x
+
+
+    @wp.func_grad(cube)
+    def adj_cube(x: float, adj_ret: float):
+        wp.adjoint[x] = 3.0 * x * x * adj_ret
 
 
     with wp.Tape() as tape:
