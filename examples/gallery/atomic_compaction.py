@@ -20,7 +20,7 @@ def keep(v: float):
 def compact(x: wp.array(dtype=float), counter: wp.array(dtype=int), out: wp.array(dtype=float)):
     i = wp.tid()
     if keep(x[i]):
-        slot = wp.atomic_add(counter, 0, 1)  # expect: TW206
+        slot = wp.atomic_add(counter, 0, 1)  # expect: TW206  lint: TW308
         out[slot] = x[i] * x[i]
 
 

@@ -32,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-graph", action="store_true", help="do not capture tape graphs")
     check.add_argument("--check-launches", action="store_true",
                        help="check each taped launch's adjoint against finite differences (slow)")
+    check.add_argument("--no-lint", action="store_true",
+                       help="do not run the static lints on the files the run involved")
     check.add_argument("--library-frames", action="store_true",
                        help="place findings inside installed packages too (default: at your call into them)")
     check.add_argument("-q", "--quiet", action="store_true", help="do not echo the script's output")
@@ -94,7 +96,7 @@ def check(ns) -> int:
         return EXIT_TOOL
     req = RunRequest(script=ns.script, python=ns.python, device=ns.device, timeout=ns.timeout,
                      cwd=ns.cwd, args=args, graph=not ns.no_graph,
-                     check_launches=ns.check_launches, library_frames=ns.library_frames)
+                     check_launches=ns.check_launches, library_frames=ns.library_frames, lint=not ns.no_lint)
     err = sys.stderr
     err.write("tapewatch: running %s on %s with %s\n" % (ns.script, ns.device, ns.python))
     err.flush()

@@ -97,6 +97,21 @@ _ALL = [
 
 CODES: Dict[str, Code] = {c.code: c for c in _ALL}
 
+# A static lint and the runtime finding that measures the same problem on the same line: when a
+# run reports the runtime one, the lint adds nothing (the run's finding is shown, once).
+RUNTIME_TWINS: Dict[str, frozenset] = {
+    "TW301": frozenset({"TW104"}),  # in-place *= / /=
+    "TW304": frozenset({"TW403"}),  # a wp.where operand that overflows: measured as the NaN's origin
+    "TW306": frozenset({"TW102", "TW103"}),  # copy / zero_ / fill_ onto a read array in a tape block
+    "TW307": frozenset({"TW404"}),  # a custom adjoint that assigns
+    "TW308": frozenset({"TW206"}),  # an atomic's result used in differentiated code
+}
+
+
+def superseded(lint_code: str, runtime_codes) -> bool:
+    """Whether a lint is the same problem as one of the runtime codes found on its line."""
+    return bool(RUNTIME_TWINS.get(lint_code, frozenset()) & set(runtime_codes))
+
 
 def get(code: str) -> Code:
     return CODES[code]

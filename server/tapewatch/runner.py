@@ -44,6 +44,7 @@ class RunRequest:
     graph: bool = True
     check_launches: bool = False  # per-launch adjoint check (TW404): slow, opt-in
     library_frames: bool = False  # findings inside installed packages stay there (default: the user's call)
+    lint: bool = True  # the static lints of every user file the run involved (TW3xx)
 
 
 @dataclass
@@ -62,6 +63,7 @@ class RunResult:
     # With per-launch checks: how many launches were checked, passed, failed, inconclusive,
     # skipped, and why each skip happened.
     launch_checks: Optional[dict] = None
+    kernels: List[dict] = field(default_factory=list)  # the kernels the run launched (``kernels`` event)
 
     @property
     def incomplete(self) -> bool:
@@ -100,7 +102,8 @@ class RunResult:
             "seconds": round(self.seconds, 3),
             "exit_code": self.exit_code,
             "counts": self.counts(),
-            "findings": len(self.findings),
+            "findings": len([f for f in self.findings if f.data.get("source") != "lint"]),
+            "lints": len([f for f in self.findings if f.data.get("source") == "lint"]),
             "tapes": len(self.tapes),
             "incomplete": self.incomplete,
             "launch_checks": self.launch_checks,
@@ -233,6 +236,15 @@ async def run_probe(
     result.seconds = time.perf_counter() - started
     result.stderr_tail = tails["stderr"].text()
     collector.finish(proc.returncode, tails["stderr"].text())
+    if req.lint and not result.tool_failed and not is_harness(req.script):
+        from .run_lints import lint_run  # noqa: PLC0415
+
+        try:
+            result.findings.extend(lint_run(req.script, result.kernels, result.findings))
+        except Exception as exc:  # the runtime findings stand; say the lints are missing
+            result.findings.append(codes.tool_finding(
+                "TW910", "Internal error in Tapewatch while linting the run's files (%s: %s): results may be "
+                "incomplete." % (type(exc).__name__, exc)))
     return result
 
 
@@ -314,6 +326,8 @@ class _EventCollector:
             self.probe_errors.append(str(event.get("message", "")))
         elif kind == "launch_checks":
             r.launch_checks = {k: v for k, v in event.items() if k != "event"}
+        elif kind == "kernels":
+            r.kernels = [k for k in event["kernels"] if isinstance(k, dict)]
 
     def finish(self, returncode: Optional[int], stderr_tail: str) -> None:
         r = self.result

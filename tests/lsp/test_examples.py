@@ -48,6 +48,7 @@ async def test_example_diagnostics(client, path):
     assert summary["uri"] == uri
     assert summary["status"] == ("findings" if expected else "ok")
     assert summary["findings"] == len(runtime)
+    assert summary["lints"] >= len(expected_lints)
 
     related = set()
     for d in runtime:

@@ -3,7 +3,8 @@
 ``examples/gallery`` holds several programs per bug class, in varied shapes
 (helper modules, methods, loops, structs, ``@wp.func``s), and correct
 look-alikes that must stay quiet.  ``# expect: TWnnn`` marks a warning or
-error, ``# note: TWnnn`` an information finding; helper modules (``_*.py``)
+error of a verification run (its static lints included), ``# note: TWnnn``
+an information finding, ``# lint: TWnnn`` what the lints alone find; helper modules (``_*.py``)
 carry the markers of the lines they hold (``expect[prog]: TWnnn`` for one
 program only).  Warp's stale-read notes (TW107)
 depend on the Warp version and are checked elsewhere.

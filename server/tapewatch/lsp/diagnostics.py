@@ -19,11 +19,13 @@ the buffer by a diff.
 from __future__ import annotations
 
 import collections
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Deque, Dict, Iterable, List, Optional, Tuple
 
 from lsprotocol import types
 
+from .. import codes
 from . import positions, uris
 from .convert import Entry, moved, read_text, to_diagnostic
 from .positions import LineEdit
@@ -183,15 +185,37 @@ class DiagnosticsFeature(Feature):
         self.publish(key)
 
     def entries(self, key: str) -> List[Entry]:
-        out: List[Entry] = []
-        for by_file in self.runs.values():
-            out += by_file.get(key, [])
-        out += self.lints.get(key, [])
-        return out
+        """The run layer and the lint layer of one file, merged: no line shows the same code twice.
 
-    def entries_for_uri(self, uri: str) -> List[Entry]:
-        path = uris.to_path(uri)
-        return self.entries(uris.key(path)) if path else []
+        For an open document the lint layer is live (it follows the buffer), so a run's TW3xx
+        entry gives way to it and lends it its related locations (the confirming launch); a lint
+        whose problem the run measured on the same line (``codes.RUNTIME_TWINS``) gives way to the
+        run's finding.
+        """
+        runs: List[Entry] = []
+        for by_file in self.runs.values():
+            runs += by_file.get(key, [])
+        lints = self.lints.get(key)
+        if lints is None:
+            return runs
+        run_lints = {(e.span.start_line, e.code): e for e in runs if e.code.startswith("TW3")}
+        runtime: Dict[int, set] = {}
+        for e in runs:
+            if not e.code.startswith("TW3"):
+                runtime.setdefault(e.span.start_line, set()).add(e.code)
+        out = [e for e in runs if not e.code.startswith("TW3")]
+        seen = set()
+        for e in lints:
+            line_code = (e.span.start_line, e.code)
+            if line_code in seen or codes.superseded(e.code, runtime.get(e.span.start_line, ())):
+                continue
+            seen.add(line_code)
+            twin = run_lints.get(line_code)
+            if twin is not None:
+                extra = tuple(r for r in twin.related if r not in e.related)
+                e = dataclasses.replace(e, related=tuple(e.related) + extra)
+            out.append(e)
+        return out
 
     # -- publishing ---------------------------------------------------------
 

@@ -249,7 +249,8 @@ class RunsFeature(Feature):
             if diagnostics is not None:
                 src = LineSource(buffers=(lambda p: snap.saved.get(uris.key(p))) if snap else None,
                                  units=self.server.client_units)
-                entries = [entry_of(f, result.script, run.uri, src, cwd=req.cwd or os.path.dirname(run.path))
+                entries = [entry_of(f, result.script, run.uri, src, cwd=req.cwd or os.path.dirname(run.path),
+                                    kind="lint" if f.data.get("source") == "lint" else "run")
                            for f in result.findings]
                 diagnostics.set_run(run.path, entries, snap)  # type: ignore[attr-defined]
             self.results[uris.key(run.path)] = {"uri": run.uri, "result": result}

@@ -169,6 +169,9 @@ def _run(ns, channel: EventChannel) -> int:
             if capture is not None:
                 capture.at_exit()
             checks.at_exit()
+            for sensor in tracker.sensors:
+                if hasattr(sensor, "event"):
+                    channel.emit("kernels", kernels=sensor.event())
         except Exception as exc:  # pragma: no cover - defensive
             registry.internal_error("finishing the run", exc)
         channel.emit("counts", counts=registry.counts())
@@ -185,9 +188,10 @@ def sensors(tracker) -> list:
     from .retain_grad import RetainGradWriters  # noqa: PLC0415
     from .replayed_atomics import ReplayedAtomics  # noqa: PLC0415
     from .seeding import Seeding  # noqa: PLC0415
+    from .usage import KernelUsage  # noqa: PLC0415
 
     return [RetainGradWriters(tracker), GradReads(tracker), NumpyViews(tracker), Seeding(tracker),
-            ReplayedAtomics(tracker)]
+            ReplayedAtomics(tracker), KernelUsage(tracker)]
 
 
 def _exit_status(code) -> int:

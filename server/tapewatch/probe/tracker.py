@@ -394,6 +394,9 @@ class Tracker:
 
     def on_untaped_launch(self, kernel, args) -> None:
         """A launch no tape records: its writes may clobber what a live tape read."""
+        for sensor in self.sensors:
+            if hasattr(sensor, "on_untaped_kernel"):
+                self.registry.attempt("noting an untaped launch", lambda: sensor.on_untaped_kernel(kernel))
         if not self._live:
             return
         accesses = self.accesses(kernel, args)

@@ -1,0 +1,120 @@
+"""The static lints of every user file a run involved, next to its runtime findings.
+
+A lint whose problem the run measured on the same line (its runtime twin in
+``codes.RUNTIME_TWINS``) is left out: the run's finding says it, once.
+
+A verification run lints the script, every module whose kernels it
+launched, and every file its findings point at; installed packages and
+Warp are left out.  A lint inside a kernel the run launched on a
+differentiated tape is *confirmed*: that launch is added as a related
+location (the pattern is not just possible, it was executed where a
+gradient flows through it).  ``# noqa`` is honoured by the lint engine.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from typing import Dict, Iterable, List, Optional, Tuple
+
+from . import codes
+from .model import Finding, Location, Related
+
+LIBRARY_PARTS = ("site-packages", "dist-packages")
+
+
+def involved_files(script: str, kernels: Iterable[dict], findings: Iterable[Finding]) -> List[str]:
+    paths = [os.path.abspath(script)]
+    for k in kernels:
+        if k.get("user") and k.get("path"):
+            paths.append(str(k["path"]))
+    for f in findings:
+        if f.location is not None and not f.code.startswith("TW9"):
+            paths.append(f.location.path)
+    out, seen = [], set()
+    for p in paths:
+        p = os.path.abspath(p)
+        if p in seen or not p.endswith(".py") or not os.path.isfile(p) or _is_library(p):
+            continue
+        seen.add(p)
+        out.append(p)
+    return out
+
+
+def lint_run(script: str, kernels: List[dict], findings: List[Finding]) -> List[Finding]:
+    """Lint findings for the files of a run, confirmed by the launches the run made."""
+    from .lint import lint_source  # noqa: PLC0415 (the lint engine: not needed by the probe)
+
+    by_def: Dict[Tuple[str, str], dict] = {}
+    calls: Dict[str, dict] = {}  # function name -> a differentiated kernel that calls it
+    undifferentiated: Dict[Tuple[str, str], dict] = {}  # launched, but never on a differentiated tape
+    for k in kernels:
+        where = (os.path.abspath(str(k.get("path"))), str(k.get("name")))
+        if not k.get("differentiated"):
+            undifferentiated[where] = k
+            continue
+        by_def[where] = k
+        for name in k.get("calls") or ():
+            calls.setdefault(str(name), k)
+    runtime: Dict[Tuple[str, int], set] = {}
+    for f in findings:
+        if f.location is not None:
+            runtime.setdefault((os.path.abspath(f.location.path), f.location.line), set()).add(f.code)
+    out: List[Finding] = []
+    for path in involved_files(script, kernels, findings):
+        try:
+            with open(path, "rb") as fh:
+                source = fh.read()
+        except OSError:
+            continue
+        lints = lint_source(source, path)
+        if not lints:
+            continue
+        defs = _enclosing_defs(source)
+        for n, f in enumerate(lints, start=1):
+            if f.location is not None and codes.superseded(f.code, runtime.get((path, f.location.line), ())):
+                continue  # the run measured the same problem on this line
+            f.id = "lint-%s-%d" % (os.path.basename(path), n)
+            name = defs(f.location.line) if f.location is not None else None
+            kernel = by_def.get((path, name)) if name else None
+            via = "" if kernel is not None else "called by "
+            kernel = kernel or (calls.get(name) if name else None)
+            launch = kernel.get("launch") if kernel else None
+            if launch:
+                loc = Location.from_json(launch)
+                f.related = list(f.related) + [Related(
+                    loc, "confirmed: %s`%s` was launched here on a tape that is differentiated"
+                    % (via, kernel.get("name")), "confirmed-by")]
+                f.data = dict(f.data, confirmed=True)
+            elif name and (path, name) in undifferentiated and f.severity in ("warning", "error"):
+                # The run launched it, but never where a gradient flows: possible, not shown to matter.
+                f.severity = "information"
+                f.message += (" (Not confirmed: this run launched `%s` only outside differentiated tapes.)"
+                              % name)
+                f.data = dict(f.data, confirmed=False)
+            out.append(f)
+    return out
+
+
+def _is_library(path: str) -> bool:
+    parts = path.split(os.sep)
+    return any(p in LIBRARY_PARTS for p in parts)
+
+
+def _enclosing_defs(source: bytes):
+    """line -> the name of the innermost top-level-or-nested ``def`` containing it."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return lambda line: None
+    spans = [(n.lineno, getattr(n, "end_lineno", n.lineno), n.name) for n in ast.walk(tree)
+             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    spans.sort(key=lambda s: s[1] - s[0])
+
+    def find(line: int) -> Optional[str]:
+        for start, end, name in spans:
+            if start <= line <= end:
+                return name
+        return None
+
+    return find
