@@ -12,7 +12,7 @@ import os
 import sys
 from typing import List, Optional
 
-from . import __version__
+from . import __version__, defaults
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_TOOL = 0, 1, 2
 
@@ -24,15 +24,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="run a script with the overwrite tracker and report findings")
     check.add_argument("script")
-    check.add_argument("--device", default="cpu", help="Warp device (default: cpu)")
+    check.add_argument("--device", default=defaults.DEVICE, help="Warp device (default: %s)" % defaults.DEVICE)
     check.add_argument("--python", default=sys.executable, help="interpreter that has Warp (default: this one)")
-    check.add_argument("--timeout", type=float, default=300.0, help="seconds before the run is killed (default 300)")
+    check.add_argument("--timeout", type=float, default=defaults.TIMEOUT_S,
+                       help="seconds before the run is killed (default %g)" % defaults.TIMEOUT_S)
     check.add_argument("--cwd", default=None, help="working directory of the run (default: the script's folder)")
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     check.add_argument("--no-graph", action="store_true", help="do not capture tape graphs")
-    check.add_argument("--check-launches", action="store_true",
-                       help="check each taped launch's adjoint against finite differences (slow)")
-    check.add_argument("--no-lint", action="store_true",
+    check.add_argument("--check-launches", dest="check_launches", action="store_true",
+                       default=defaults.CHECK_LAUNCHES,
+                       help="check each taped launch's adjoint against finite differences (the default)")
+    check.add_argument("--no-check-launches", dest="check_launches", action="store_false",
+                       help="skip the per-launch adjoint checks")
+    check.add_argument("--no-lint", action="store_true", default=not defaults.LINT,
                        help="do not run the static lints on the files the run involved")
     check.add_argument("--library-frames", action="store_true",
                        help="place findings inside installed packages too (default: at your call into them)")

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
-from . import codes
+from . import codes, defaults
 from .model import Finding, Location, TapeGraph
 
 OutputCallback = Callable[[str, str], None]  # (stream name, text)
@@ -36,15 +36,15 @@ TOOL_FAILURES = {"TW902", "TW903", "TW904", "TW905", "TW906", "TW908", "TW909"}
 class RunRequest:
     script: str
     python: str = sys.executable
-    device: str = "cpu"
-    timeout: float = 120.0
+    device: str = defaults.DEVICE
+    timeout: float = defaults.TIMEOUT_S
     cwd: Optional[str] = None
     args: List[str] = field(default_factory=list)
     env: Dict[str, str] = field(default_factory=dict)
-    graph: bool = True
-    check_launches: bool = False  # per-launch adjoint check (TW404): slow, opt-in
-    library_frames: bool = False  # findings inside installed packages stay there (default: the user's call)
-    lint: bool = True  # the static lints of every user file the run involved (TW3xx)
+    graph: bool = defaults.GRAPH
+    check_launches: bool = defaults.CHECK_LAUNCHES  # per-launch adjoint check (TW404)
+    library_frames: bool = defaults.LIBRARY_FRAMES  # findings inside installed packages stay there
+    lint: bool = defaults.LINT  # the static lints of every user file the run involved (TW3xx)
 
 
 @dataclass

@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from lsprotocol import types
 
+from .. import defaults
 from . import uris
 from .server import Feature, TapewatchServer
 
@@ -31,16 +32,14 @@ _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 @dataclass(frozen=True)
 class Settings:
     interpreter: str = sys.executable
-    device: str = "cpu"
-    timeout: float = 120.0
+    device: str = defaults.DEVICE
+    timeout: float = defaults.TIMEOUT_S
     cwd: Optional[str] = None
     args: Tuple[str, ...] = ()
     env: Dict[str, str] = field(default_factory=dict)
-    run_on_save: bool = False
-    lint: bool = True
-    # The per-launch adjoint check (TW404) during runVerification: cheap on a
-    # reduced repro (time-bounded in the probe), and the point of a run.
-    check_launches: bool = True
+    run_on_save: bool = defaults.RUN_ON_SAVE
+    lint: bool = defaults.LINT
+    check_launches: bool = defaults.CHECK_LAUNCHES
 
 
 def unwrap(options: Any) -> Dict[str, Any]:
