@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
+import signal
 import sys
 from typing import List, Optional
 
@@ -111,11 +113,11 @@ def check(ns) -> int:
             err.write(text)
             err.flush()
 
-    try:
-        result = asyncio.run(run_probe(req, on_output=echo))
-    except KeyboardInterrupt:
-        err.write("tapewatch: interrupted\n")
-        return EXIT_TOOL
+    result, signum = asyncio.run(_until_signalled(run_probe(req, on_output=echo)))
+    if result is None:
+        # The run's whole process tree is gone (cancelling the run kills its process group).
+        err.write("tapewatch: interrupted by %s; the run was stopped\n" % signal.Signals(signum).name)
+        return 128 + signum
     base = os.getcwd()
     if ns.format == "json":
         out = to_json(result)
@@ -127,6 +129,28 @@ def check(ns) -> int:
     if result.tool_failed:
         return EXIT_TOOL
     return EXIT_FINDINGS if result.problems() else EXIT_CLEAN
+
+
+async def _until_signalled(coro):
+    """Run ``coro``; SIGINT, SIGTERM or SIGHUP (what ``timeout`` and CI job limits send) cancel it.
+
+    Returns ``(result, None)``, or ``(None, signal number)`` when a signal stopped it.
+    """
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(coro)
+    received = []
+
+    def stop(signum):
+        received.append(signum)
+        task.cancel()
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, AttributeError):
+            loop.add_signal_handler(sig, stop, sig)
+    try:
+        return await task, None
+    except asyncio.CancelledError:
+        return None, (received[0] if received else signal.SIGINT)
 
 
 if __name__ == "__main__":

@@ -10,18 +10,21 @@ and only their tail is kept (a flood cannot exhaust memory).
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
+import io
 import json
 import os
-import signal
 import sys
 import tempfile
 import time
+import tokenize
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
 from . import codes, defaults
 from .model import Finding, Location, TapeGraph
+from .processes import Descendants, kill_group
 
 OutputCallback = Callable[[str, str], None]  # (stream name, text)
 EventCallback = Callable[[dict], None]
@@ -133,14 +136,30 @@ def probe_pythonpath() -> str:
     return link_root
 
 
+HARNESS_HEADER = b"# tapewatch-harness-for: "
+
+
 def is_harness(script: str) -> bool:
-    """A harness file runs itself (it replays its script); anything else runs under the probe."""
+    """A harness file runs itself (it replays its script); anything else runs under the probe.
+
+    Only the harness's own header counts: a *comment* near the top that starts with the
+    marker (the same text in a docstring or a string does not).
+    """
     try:
         with open(script, "rb") as f:
             head = f.read(4096)
     except OSError:
         return False
-    return b"# tapewatch-harness-for: " in head
+    if HARNESS_HEADER not in head:
+        return False
+    marker = HARNESS_HEADER.decode().strip()
+    try:
+        for tok in tokenize.tokenize(io.BytesIO(head).readline):
+            if tok.type == tokenize.COMMENT and tok.string.startswith(marker) and tok.start[1] == 0:
+                return True
+    except (tokenize.TokenError, SyntaxError, UnicodeDecodeError):
+        pass  # the head ends mid-token: what was read so far decided
+    return False
 
 
 def probe_command(req: RunRequest, events_fd: int) -> List[str]:
@@ -202,6 +221,7 @@ async def run_probe(
         return result
     os.close(write_fd)
 
+    tree = Descendants(proc.pid)
     collector = _EventCollector(result, on_event)
     tails = {"stdout": _Tail(), "stderr": _Tail()}
     tasks = [
@@ -210,28 +230,34 @@ async def run_probe(
         asyncio.ensure_future(_read_events(read_fd, collector)),
     ]
     try:
-        await asyncio.wait_for(_exited(proc), timeout=req.timeout if req.timeout and req.timeout > 0 else None)
+        await asyncio.wait_for(_exited(proc, tree), timeout=req.timeout if req.timeout and req.timeout > 0 else None)
     except asyncio.TimeoutError:
-        _kill_tree(proc)
+        _kill_tree(proc, tree)
         await proc.wait()
         result.outcome = "timeout"
         result.findings.append(codes.tool_finding(
             "TW905", "The run did not finish within %gs and was stopped (the whole process tree was killed). "
             "Raise the timeout or shorten the repro." % req.timeout, location=Location(result.script, 1, 1)))
     except asyncio.CancelledError:
-        _kill_tree(proc)
+        _kill_tree(proc, tree)
         with contextlib.suppress(Exception):
             await asyncio.shield(proc.wait())
         for t in tasks:
             t.cancel()
         raise
     finally:
-        if proc.returncode is None:
-            _kill_tree(proc)
+        # The run is over: nothing it started outlives it (setsid escapees included).
+        _kill_tree(proc, tree)
+        tree.finish()
     # Grandchildren may keep the pipes open after the probe exits.
     done, pending = await asyncio.wait(tasks, timeout=2.0)
     for t in pending:
         t.cancel()
+    transport = getattr(proc, "_transport", None)  # close the pipes now, not when the loop is gone
+    if transport is not None:
+        transport.close()
+    await asyncio.sleep(1e-3 if tree.adopted else 0)
+    tree.kill_all()  # reap what died after the first pass
     result.exit_code = proc.returncode
     result.seconds = time.perf_counter() - started
     result.stderr_tail = tails["stderr"].text()
@@ -248,20 +274,28 @@ async def run_probe(
     return result
 
 
-async def _exited(proc) -> None:
+SCAN_INTERVAL = 0.5  # seconds between looks for new descendants (setsid escapees)
+
+
+async def _exited(proc, tree: Descendants) -> None:
     """Wait for the probe to exit, then end what it left behind.
 
     ``proc.wait()`` also waits for the output pipes to close: a background
     process the script started would hold them open (and the run) until the
-    timeout.  The probe's own exit is what ends a run; whatever is left in its
-    process group is killed so the pipes close.
+    timeout.  The probe's own exit is what ends a run; whatever is left of
+    its tree (its process group, and descendants that left it) is killed so
+    the pipes close.
     """
     waiter = asyncio.ensure_future(proc.wait())
+    last_scan = 0.0
     try:
         while not waiter.done():
             await asyncio.wait({waiter}, timeout=0.1)
+            if time.monotonic() - last_scan > SCAN_INTERVAL:
+                last_scan = time.monotonic()
+                tree.scan()
             if not waiter.done() and proc.returncode is not None:
-                _kill_tree(proc)
+                _kill_tree(proc, tree)
                 await asyncio.wait({waiter}, timeout=2.0)
                 break
     finally:
@@ -280,21 +314,27 @@ class _EventCollector:
         self.probe_errors: List[str] = []
 
     def line(self, raw: bytes) -> None:
+        """One event line; anything malformed (types, sizes, nesting) is counted, never fatal."""
         try:
             event = json.loads(raw.decode("utf-8"))
             kind = event["event"]
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
-            self.garbage += 1
-            if not self.garbage_sample:
-                self.garbage_sample = raw[:80].decode("utf-8", "replace")
+            if not isinstance(kind, str):
+                raise TypeError("event name")
+        except (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError, RecursionError):
+            self._garbage(raw)
             return
         try:
             self.apply(kind, event)
-        except (KeyError, TypeError, ValueError):
-            self.garbage += 1
+        except Exception:  # wrong field types, 1e999, a finding that is a list...
+            self._garbage(raw)
             return
         if self.on_event is not None:
             self.on_event(event)
+
+    def _garbage(self, raw: bytes) -> None:
+        self.garbage += 1
+        if not self.garbage_sample:
+            self.garbage_sample = raw[:80].decode("utf-8", "replace")
 
     def apply(self, kind: str, event: dict) -> None:
         r = self.result
@@ -383,20 +423,31 @@ class _Tail:
 
 
 async def _pump(stream, name: str, tail: _Tail, on_output: Optional[OutputCallback]) -> None:
+    # Incremental: a UTF-8 character split across two reads is decoded whole.
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
     while True:
         chunk = await stream.read(8192)
         if not chunk:
             break
         tail.add(chunk)
         if on_output is not None:
-            on_output(name, chunk.decode("utf-8", "replace"))
+            text = decoder.decode(chunk)
+            if text:
+                on_output(name, text)
+    if on_output is not None:
+        rest = decoder.decode(b"", final=True)
+        if rest:
+            on_output(name, rest)
 
 
-def _kill_tree(proc) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
+def _kill_tree(proc, tree: Optional[Descendants] = None) -> None:
+    if tree is not None:
+        tree.scan()
+    kill_group(proc.pid)
     with contextlib.suppress(ProcessLookupError):
         proc.kill()
+    if tree is not None:
+        tree.kill_all()
 
 
 async def list_devices(python: str, timeout: float = 60.0) -> dict:

@@ -2,7 +2,10 @@
 
 Events never travel on stdout/stderr, which belong to the user's program, so
 a user ``print`` cannot forge or corrupt a finding.  Writes are serialised by
-a lock because Warp may call our hooks from more than one thread.
+a lock because Warp may call our hooks from more than one thread.  Only the
+process that opened the channel writes to it: a child the script forks
+inherits the descriptor, and its exit (or its exception) must not end the
+run or speak for the script.
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ class EventChannel:
     def __init__(self, spec: Optional[str]):
         self._lock = threading.Lock()
         self._file = None
+        self._pid = os.getpid()
         if spec:
             self._file = _open(spec)
 
     def emit(self, event: str, **fields: Any) -> None:
-        if self._file is None:
+        if self._file is None or os.getpid() != self._pid:
             return
         fields["event"] = event
         line = json.dumps(fields, default=str, ensure_ascii=True) + "\n"
@@ -34,6 +38,8 @@ class EventChannel:
                 self._file = None
 
     def close(self) -> None:
+        if os.getpid() != self._pid:
+            return  # a forked child: the descriptor is the parent's
         with self._lock:
             if self._file is not None:
                 try:

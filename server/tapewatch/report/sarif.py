@@ -1,11 +1,18 @@
-"""SARIF 2.1.0 for code scanning in CI: one run, one rule per code used."""
+"""SARIF 2.1.0 for code scanning in CI: one run, one rule per code used.
+
+URIs are percent-encoded; columns are converted from Tapewatch's UTF-8 byte
+offsets to Unicode code points (``columnKind: unicodeCodePoints``).  An
+unknown code or a relative path never breaks the report.
+"""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import urllib.parse
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 from .. import __version__, codes
 from ..model import Location
@@ -15,20 +22,37 @@ _LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint":
 
 
 def _artifact(loc: Location, base: Optional[str]) -> dict:
-    path = loc.path
+    path = os.path.abspath(loc.path)
     if base:
         rel = os.path.relpath(path, base)
         if not rel.startswith(".."):
-            return {"uri": Path(rel).as_posix(), "uriBaseId": "SRCROOT"}
+            return {"uri": urllib.parse.quote(Path(rel).as_posix()), "uriBaseId": "SRCROOT"}
     return {"uri": Path(path).as_uri()}
 
 
+@functools.lru_cache(maxsize=64)
+def _lines(path: str) -> List[bytes]:
+    try:
+        with open(path, "rb") as f:
+            return f.read().splitlines()
+    except OSError:
+        return []
+
+
+def _code_points(path: str, line: int, byte_column: int) -> int:
+    """A 1-based UTF-8 byte column as a 1-based code-point column (unchanged if the line is unknown)."""
+    lines = _lines(os.path.abspath(path))
+    if not 1 <= line <= len(lines) or byte_column <= 1:
+        return max(1, byte_column)
+    return len(lines[line - 1][: byte_column - 1].decode("utf-8", "ignore")) + 1
+
+
 def _physical(loc: Location, base: Optional[str]) -> dict:
-    region = {"startLine": loc.line, "startColumn": loc.column}
+    region = {"startLine": max(1, loc.line), "startColumn": _code_points(loc.path, loc.line, loc.column)}
     if loc.end_line:
         region["endLine"] = loc.end_line
     if loc.end_column:
-        region["endColumn"] = loc.end_column
+        region["endColumn"] = _code_points(loc.path, loc.end_line or loc.line, loc.end_column)
     return {"physicalLocation": {"artifactLocation": _artifact(loc, base), "region": region}}
 
 
@@ -47,7 +71,7 @@ def to_sarif(result: RunResult, base: Optional[str] = None) -> str:
     used = sorted({f.code for f in result.findings})
     rules = []
     for code in used:
-        c = codes.get(code)
+        c = codes.CODES.get(code) or codes.Code(code, "unknown", "warning", "A finding Tapewatch does not know")
         rule = {
             "id": code,
             "name": c.name,
@@ -79,6 +103,7 @@ def to_sarif(result: RunResult, base: Optional[str] = None) -> str:
         results.append(entry)
     run = {
         "tool": {"driver": {"name": "tapewatch", "version": __version__, "rules": rules}},
+        "columnKind": "unicodeCodePoints",
         "results": results,
         "properties": {"warpVersion": result.warp_version, "device": result.device,
                        "seconds": round(result.seconds, 3), "incomplete": result.incomplete,

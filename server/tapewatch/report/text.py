@@ -34,15 +34,25 @@ def finding_lines(f: Finding, base: Optional[str] = None) -> list:
     return lines
 
 
-def to_text(result: RunResult, base: Optional[str] = None) -> str:
+MAX_PER_CODE = 20  # findings printed per code; JSON and SARIF keep every one
+
+
+def to_text(result: RunResult, base: Optional[str] = None, max_per_code: int = MAX_PER_CODE) -> str:
     lines = []
+    shown: dict = {}
     for f in result.findings:
-        lines += finding_lines(f, base)
+        shown[f.code] = shown.get(f.code, 0) + 1
+        if shown[f.code] <= max_per_code:
+            lines += finding_lines(f, base)
+    for code, n in sorted(shown.items()):
+        if n > max_per_code:
+            lines.append("tapewatch: ... and %d more %s findings (--format json lists every one)"
+                         % (n - max_per_code, code))
     counts = result.counts()
     plural = {"error": "errors", "warning": "warnings", "information": "information", "hint": "hints"}
     parts = ["%d %s" % (n, sev if n == 1 else plural[sev]) for sev, n in counts.items() if n]
     checks = result.launch_checks
-    if checks:
+    if checks and (checks.get("checked") or checks.get("skipped")):
         reasons = "; ".join("%d %s" % (n, why) for why, n in sorted((checks.get("skip_reasons") or {}).items()))
         lines.append(
             "tapewatch: per-launch adjoint checks: %d checked (%d passed, %d failed, %d inconclusive), %d skipped%s"

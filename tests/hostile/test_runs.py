@@ -1,0 +1,170 @@
+"""Hostile programs and hostile bytes against the runner and the CLI: nothing lost, nothing left running."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from tapewatch.model import Finding, Location, Related
+from tapewatch.report import to_sarif, to_text
+from tapewatch.runner import RunRequest, RunResult, _EventCollector, is_harness, run_probe
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def alive(marker: str) -> list:
+    out = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True)
+    return [int(p) for p in out.stdout.split()]
+
+
+def test_a_forked_child_cannot_end_the_run(tmp_path):
+    """The child exits 0 and would send the end event; the parent then dies of a signal: a crash, TW906."""
+    script = write(tmp_path, "fork.py", """\
+        import os, signal, sys, time
+        import warp as wp
+        pid = os.fork()
+        if pid == 0:
+            sys.exit(0)
+        os.waitpid(pid, 0)
+        os.kill(os.getpid(), signal.SIGSEGV)
+        """)
+    result = asyncio.run(run_probe(RunRequest(script=str(script), lint=False)))
+    assert result.outcome == "crashed" and result.tool_failed
+    assert [f.code for f in result.findings] == ["TW906"]
+
+
+def test_a_forked_childs_exception_is_not_the_scripts(tmp_path):
+    script = write(tmp_path, "fork_raise.py", """\
+        import os
+        import warp as wp
+        pid = os.fork()
+        if pid == 0:
+            raise RuntimeError("only the child")
+        os.waitpid(pid, 0)
+        print("parent done")
+        """)
+    result = asyncio.run(run_probe(RunRequest(script=str(script), lint=False)))
+    assert result.outcome == "ok" and result.findings == []
+
+
+def test_setsid_grandchildren_do_not_outlive_the_run(tmp_path):
+    marker = "sleep 4%d" % (os.getpid() % 10000)
+    script = write(tmp_path, "escape.py", """\
+        import subprocess, time
+        subprocess.Popen(["setsid", "bash", "-c", "%s"])
+        subprocess.Popen(["bash", "-c", "setsid %s &"])
+        time.sleep(1.0)
+        """ % (marker, marker))
+    result = asyncio.run(run_probe(RunRequest(script=str(script), lint=False)))
+    assert result.outcome == "ok"
+    time.sleep(0.3)
+    assert alive(marker) == []
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_to_check_ends_the_whole_tree(tmp_path, sig):
+    marker = "sleep 5%d%d" % (sig, os.getpid() % 1000)
+    script = write(tmp_path, "hang.py", """\
+        import subprocess, time
+        subprocess.Popen(["bash", "-c", "%s & %s"])
+        print("started", flush=True)
+        time.sleep(300)
+        """ % (marker, marker))
+    proc = subprocess.Popen([sys.executable, "-m", "tapewatch.cli", "check", str(script), "--no-lint"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while not alive(marker) and time.time() < deadline:
+        time.sleep(0.2)
+    assert alive(marker), "the script's children never started"
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + sig
+    assert "interrupted by %s" % signal.Signals(sig).name in err
+    time.sleep(0.3)
+    assert alive(marker) == []
+
+
+@pytest.mark.parametrize("line", [
+    b'{"event": "finding", "finding": []}',
+    b'{"event": "counts", "counts": {"f1": 1e999}}',
+    b'{"event": "finding", "finding": {"code": "TW101", "message": "x", "line": 1e999, "path": "a.py"}}',
+    b'[' * 100000 + b']' * 100000,
+    b'{"event": ["not", "a", "name"]}',
+    b'\xff\xfe garbage',
+    b'{"event": "tape", "tape": {"nodes": 3}}',
+])
+def test_one_malformed_event_line_is_tw907_and_the_rest_is_kept(line):
+    result = RunResult(script="s.py")
+    collector = _EventCollector(result, None)
+    good = Finding(code="TW101", message="real", location=Location("s.py", 3, 1), id="f1")
+    collector.line(b'{"event": "start", "warp_version": "1.19.0"}')
+    collector.line(json.dumps({"event": "finding", "finding": good.to_json()}).encode())
+    collector.line(line)
+    collector.line(b'{"event": "end", "status": 0, "outcome": "ok"}')
+    collector.finish(0, "")
+    codes = [f.code for f in result.findings]
+    assert codes == ["TW101", "TW907"], codes
+    assert result.warp_version == "1.19.0" and result.outcome == "ok"
+
+
+def test_utf8_split_across_reads_is_decoded_whole(tmp_path):
+    text = "é€𝄞" * 20000  # 2-, 3- and 4-byte characters across many 8 KiB reads
+    script = write(tmp_path, "utf8.py", "print(%r)\n" % text)
+    chunks = []
+    asyncio.run(run_probe(RunRequest(script=str(script), lint=False, graph=False),
+                          on_output=lambda stream, t: chunks.append(t) if stream == "stdout" else None))
+    out = "".join(chunks)
+    assert "\ufffd" not in out and text in out
+
+
+def test_only_the_harness_header_makes_a_harness(tmp_path):
+    doc = write(tmp_path, "doc.py", '''\
+        """Mentions the marker:
+        # tapewatch-harness-for: other.py
+        """
+        print("plain script")
+        ''')
+    header = write(tmp_path, "h.py", '"""A harness."""\n# tapewatch-harness-for: other.py\n')
+    assert not is_harness(str(doc)) and is_harness(str(header))
+
+
+def test_sarif_survives_spaces_unknown_codes_and_relative_paths(tmp_path):
+    folder = tmp_path / "with space"
+    folder.mkdir()
+    src = folder / "sim é.py"
+    src.write_text("x = 1  # é\nwp.launch(kernel, dim=4)\n")
+    result = RunResult(script=str(src), findings=[
+        Finding(code="TW999", message="unknown", location=Location(str(src), 2, 1)),
+        Finding(code="TW101", message="m", location=Location(str(src), 1, 12),
+                related=[Related(Location("relative/other.py", 3, 1), "r", "reader")]),
+    ])
+    doc = json.loads(to_sarif(result, base=str(tmp_path)))
+    run = doc["runs"][0]
+    assert run["columnKind"] == "unicodeCodePoints"
+    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]]
+    assert all(" " not in u for u in uris) and "with%20space/sim%20%C3%A9.py" in uris
+    col = run["results"][1]["locations"][0]["physicalLocation"]["region"]["startColumn"]
+    assert col == 11  # after "x = 1  # é": 11 bytes, 10 code points
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["TW101", "TW999"]
+
+
+def test_text_output_is_bounded_json_keeps_everything():
+    findings = [Finding(code="TW101", message="m%d" % i, location=Location("s.py", i + 1, 1)) for i in range(3000)]
+    result = RunResult(script="s.py", findings=findings)
+    text = to_text(result)
+    assert len(text) < 20000 and "and 2980 more TW101 findings" in text
