@@ -38,6 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="check each taped launch's adjoint against finite differences (the default)")
     check.add_argument("--no-check-launches", dest="check_launches", action="store_false",
                        help="skip the per-launch adjoint checks")
+    check.add_argument("--cold", action="store_true",
+                       help="rebuild every kernel module, as Warp's tracker does (default: reuse cached binaries)")
     check.add_argument("--no-lint", action="store_true", default=not defaults.LINT,
                        help="do not run the static lints on the files the run involved")
     check.add_argument("--library-frames", action="store_true",
@@ -102,7 +104,7 @@ def check(ns) -> int:
         return EXIT_TOOL
     req = RunRequest(script=ns.script, python=ns.python, device=ns.device, timeout=ns.timeout,
                      cwd=ns.cwd, args=args, graph=not ns.no_graph,
-                     check_launches=ns.check_launches, library_frames=ns.library_frames, lint=not ns.no_lint)
+                     check_launches=ns.check_launches, library_frames=ns.library_frames, lint=not ns.no_lint, cold=ns.cold)
     err = sys.stderr
     err.write("tapewatch: running %s on %s with %s\n" % (ns.script, ns.device, ns.python))
     err.flush()

@@ -97,11 +97,13 @@ _ALL = [
 
 CODES: Dict[str, Code] = {c.code: c for c in _ALL}
 
-# A static lint and the runtime finding that measures the same problem on the same line: when a
-# run reports the runtime one, the lint adds nothing (the run's finding is shown, once).
+# A static lint and the runtime finding that measures the same problem: when a run reports the
+# runtime one on the lint's line, or with the lint's line among its related locations, the lint
+# adds nothing (the run's finding is shown, once).
 RUNTIME_TWINS: Dict[str, frozenset] = {
     "TW301": frozenset({"TW104"}),  # in-place *= / /=
     "TW304": frozenset({"TW403"}),  # a wp.where operand that overflows: measured as the NaN's origin
+    "TW305": frozenset({"TW405"}),  # enable_backward=False: the run names the skipped launch (the option related)
     "TW306": frozenset({"TW102", "TW103"}),  # copy / zero_ / fill_ onto a read array in a tape block
     "TW307": frozenset({"TW404"}),  # a custom adjoint that assigns
     "TW308": frozenset({"TW206"}),  # an atomic's result used in differentiated code

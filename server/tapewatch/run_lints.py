@@ -56,10 +56,11 @@ def lint_run(script: str, kernels: List[dict], findings: List[Finding]) -> List[
         by_def[where] = k
         for name in k.get("calls") or ():
             calls.setdefault(str(name), k)
-    runtime: Dict[Tuple[str, int], set] = {}
+    runtime: Dict[Tuple[str, int], set] = {}  # (path, line) -> runtime codes there or related there
     for f in findings:
-        if f.location is not None:
-            runtime.setdefault((os.path.abspath(f.location.path), f.location.line), set()).add(f.code)
+        for loc in [f.location] + [r.location for r in f.related]:
+            if loc is not None:
+                runtime.setdefault((os.path.abspath(loc.path), loc.line), set()).add(f.code)
     out: List[Finding] = []
     for path in involved_files(script, kernels, findings):
         try:

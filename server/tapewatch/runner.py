@@ -48,6 +48,7 @@ class RunRequest:
     check_launches: bool = defaults.CHECK_LAUNCHES  # per-launch adjoint check (TW404)
     library_frames: bool = defaults.LIBRARY_FRAMES  # findings inside installed packages stay there
     lint: bool = defaults.LINT  # the static lints of every user file the run involved (TW3xx)
+    cold: bool = False  # rebuild every kernel module as Warp's tracker does (no cached binaries)
 
 
 @dataclass
@@ -175,6 +176,8 @@ def probe_command(req: RunRequest, events_fd: int) -> List[str]:
         cmd.append("--check-launches")
     if req.library_frames:
         cmd.append("--library-frames")
+    if req.cold:
+        cmd.append("--cold")
     return cmd + ["--", os.path.abspath(req.script)] + list(req.args)
 
 

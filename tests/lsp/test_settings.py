@@ -24,7 +24,7 @@ def test_envelopes():
 
 def test_defaults_and_valid_values(tmp_path):
     assert parse({}) == (Settings(), [])
-    assert Settings().interpreter == sys.executable and Settings().timeout == 120.0
+    assert Settings().interpreter == sys.executable and Settings().timeout == 300.0
     s, problems = parse({"interpreter": ".venv/bin/python", "device": "cuda:1", "timeout": 5, "cwd": "sub",
                          "args": ["--steps", "3"], "env": {"SEED": "1"}, "runOnSave": True, "lint": False},
                         folder=str(tmp_path))

@@ -199,10 +199,13 @@ class DiagnosticsFeature(Feature):
         if lints is None:
             return runs
         run_lints = {(e.span.start_line, e.code): e for e in runs if e.code.startswith("TW3")}
-        runtime: Dict[int, set] = {}
+        runtime: Dict[int, set] = {}  # line -> runtime codes on it, or with a related location on it
         for e in runs:
             if not e.code.startswith("TW3"):
                 runtime.setdefault(e.span.start_line, set()).add(e.code)
+                for r in e.related:
+                    if uris.key(r.span.path) == key:
+                        runtime.setdefault(r.span.start_line, set()).add(e.code)
         out = [e for e in runs if not e.code.startswith("TW3")]
         seen = set()
         for e in lints:

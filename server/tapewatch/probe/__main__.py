@@ -31,6 +31,8 @@ def parse_args(argv):
     parser.add_argument("--events", default=None, help="event channel: fd:N or a file path")
     parser.add_argument("--no-graph", action="store_true", help="do not capture tape graphs")
     parser.add_argument("--list-devices", action="store_true", help="report Warp's devices and exit")
+    parser.add_argument("--cold", action="store_true",
+                        help="rebuild every kernel module as Warp's tracker does (default: reuse cached binaries)")
     parser.add_argument("--library-frames", action="store_true",
                         help="place findings inside installed packages too (default: at the user's call)")
     parser.add_argument("--check-launches", action="store_true",
@@ -133,6 +135,7 @@ def _run(ns, channel: EventChannel) -> int:
     from .tracker import Tracker  # noqa: PLC0415
 
     detected = warp_seams.features(wp)  # before the hooks wrap what it inspects
+    detected["warm_cache"] = False if ns.cold else warp_seams.reuse_cached_binaries(wp)
     registry = FindingRegistry(channel.emit)
     tracker = Tracker(wp, registry)
     tracker.sensors = sensors(tracker)
