@@ -1,4 +1,4 @@
-"""The ``tapewatch`` command: ``check`` a script, serve ``lsp``, write a ``harness``.
+"""The ``tapewatch`` command: ``check`` a script, ``lint`` files, serve ``lsp``, write a ``harness``.
 
 Exit status of ``check``: 0 clean, 1 findings, 2 the tool could not run the
 script (syntax error, no Warp, no such device, timeout, crash).
@@ -52,6 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
     harness.add_argument("-o", "--output", default=None, help="harness path (default: a free SCRIPT_fdcheck*.py)")
     harness.add_argument("--python", default=sys.executable, help="interpreter that has Warp (picks the FD form)")
 
+    from . import lint_cli  # noqa: PLC0415 (stdlib only; the lint engine loads when used)
+
+    lint_cli.add_parser(sub)
     sub.add_parser("lsp", help="serve the Language Server Protocol over stdio")
     return parser
 
@@ -69,6 +72,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         return check(ns)
     if ns.command == "harness":
         return write_harness(ns)
+    if ns.command == "lint":
+        from . import lint_cli  # noqa: PLC0415
+
+        return lint_cli.main(ns)
     if ns.command == "lsp":
         from .lsp import serve  # noqa: PLC0415 (pygls only when serving)
 

@@ -140,21 +140,47 @@ def api_called(start=None) -> Optional[str]:
 # Call expressions
 
 
-_trees: Dict[str, Optional[ast.AST]] = {}
 _calls: Dict[str, List[ast.Call]] = {}
+_by_span: Dict[str, Dict[tuple, ast.Call]] = {}  # file -> (line, end line, col, end col) -> call
+_by_line: Dict[str, Dict[int, List[ast.Call]]] = {}  # file -> line -> calls spanning it
+_positions: Dict[tuple, Optional[tuple]] = {}  # (code, instruction) -> its source span
+_resolved: Dict[tuple, Optional[ast.Call]] = {}  # (code, instruction, names) -> call
 
 
 def _calls_in(filename: str, module_globals=None) -> List[ast.Call]:
+    """Every call in a file, parsed once, indexed by span and by line (cost is per file, not per event)."""
     if filename not in _calls:
         lines = linecache.getlines(filename, module_globals)
         calls: List[ast.Call] = []
         try:
             tree = ast.parse("".join(lines), filename)
             calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
-        except (SyntaxError, ValueError):
+        except (SyntaxError, ValueError, RecursionError):
             pass
         _calls[filename] = calls
+        spans: Dict[tuple, ast.Call] = {}
+        by_line: Dict[int, List[ast.Call]] = {}
+        for call in calls:
+            spans.setdefault((call.lineno, call.end_lineno, call.col_offset, call.end_col_offset), call)
+            for line in range(call.lineno, (getattr(call, "end_lineno", None) or call.lineno) + 1):
+                by_line.setdefault(line, []).append(call)
+        _by_span[filename] = spans
+        _by_line[filename] = by_line
     return _calls[filename]
+
+
+def _position(code, lasti: int) -> Optional[tuple]:
+    key = (code, lasti)
+    if key not in _positions:
+        pos = None
+        positions = getattr(code, "co_positions", None)
+        if positions is not None and lasti >= 0:
+            for i, p in enumerate(positions()):
+                if i == lasti // 2:
+                    pos = p
+                    break
+        _positions[key] = tuple(pos) if pos and pos[0] is not None else None
+    return _positions[key]
 
 
 def call_at(frame, names: Sequence[str] = ()) -> Optional[ast.Call]:
@@ -162,29 +188,30 @@ def call_at(frame, names: Sequence[str] = ()) -> Optional[ast.Call]:
 
     Python 3.11+ gives the exact span of the current instruction; on older
     versions (or when that fails) the innermost call on the line whose
-    function name is one of ``names`` is taken.
+    function name is one of ``names`` is taken.  Cached per code object,
+    instruction and names: a loop of launches costs one lookup.
     """
-    calls = _calls_in(frame.f_code.co_filename, frame.f_globals)
-    if not calls:
+    key = (frame.f_code, frame.f_lasti, tuple(names), frame.f_lineno)
+    if key in _resolved:
+        return _resolved[key]
+    filename = frame.f_code.co_filename
+    if not _calls_in(filename, frame.f_globals):
+        _resolved[key] = None
         return None
-    positions = getattr(frame.f_code, "co_positions", None)
-    if positions is not None and frame.f_lasti >= 0:
-        try:
-            pos = list(positions())[frame.f_lasti // 2]
-        except IndexError:
-            pos = None
-        if pos and pos[0] is not None:
-            for call in calls:
-                if (call.lineno, call.end_lineno, call.col_offset, call.end_col_offset) == tuple(pos):
-                    return call
-    line = frame.f_lineno
-    best, best_end = None, 0
-    for call in calls:
-        end = getattr(call, "end_lineno", call.lineno) or call.lineno
-        if call.lineno <= line <= end and (not names or _func_name(call) in names):
-            if best is None or (end - call.lineno) < (best_end - best.lineno):
-                best, best_end = call, end
-    return best
+    found = None
+    pos = _position(frame.f_code, frame.f_lasti)
+    if pos is not None:
+        found = _by_span[filename].get(pos)
+    if found is None:
+        line = frame.f_lineno
+        best_end = 0
+        for call in _by_line[filename].get(line, ()):
+            end = getattr(call, "end_lineno", call.lineno) or call.lineno
+            if not names or _func_name(call) in names:
+                if found is None or (end - call.lineno) < (best_end - found.lineno):
+                    found, best_end = call, end
+    _resolved[key] = found
+    return found
 
 
 def call_span(frame, names: Sequence[str] = ()) -> Tuple[int, int, Optional[int], Optional[int]]:

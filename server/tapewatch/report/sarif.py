@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from .. import __version__, codes
-from ..model import Location
+from ..model import Finding, Location
 from ..runner import RunResult
 
 _LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint": "note"}
@@ -68,7 +68,14 @@ def _doc_page(code: str) -> Optional[str]:
 
 
 def to_sarif(result: RunResult, base: Optional[str] = None) -> str:
-    used = sorted({f.code for f in result.findings})
+    return findings_to_sarif(result.findings, base, {
+        "warpVersion": result.warp_version, "device": result.device, "seconds": round(result.seconds, 3),
+        "incomplete": result.incomplete, "launchChecks": result.launch_checks})
+
+
+def findings_to_sarif(findings: List[Finding], base: Optional[str] = None, properties: Optional[dict] = None) -> str:
+    """One SARIF run of ``findings`` (a verification run, or ``tapewatch lint``)."""
+    used = sorted({f.code for f in findings})
     rules = []
     for code in used:
         c = codes.CODES.get(code) or codes.Code(code, "unknown", "warning", "A finding Tapewatch does not know")
@@ -85,7 +92,7 @@ def to_sarif(result: RunResult, base: Optional[str] = None) -> str:
             rule["help"] = {"text": c.title, "markdown": page}
         rules.append(rule)
     results = []
-    for f in result.findings:
+    for f in findings:
         entry = {
             "ruleId": f.code,
             "ruleIndex": used.index(f.code),
@@ -105,10 +112,9 @@ def to_sarif(result: RunResult, base: Optional[str] = None) -> str:
         "tool": {"driver": {"name": "tapewatch", "version": __version__, "rules": rules}},
         "columnKind": "unicodeCodePoints",
         "results": results,
-        "properties": {"warpVersion": result.warp_version, "device": result.device,
-                       "seconds": round(result.seconds, 3), "incomplete": result.incomplete,
-                       "launchChecks": result.launch_checks},
     }
+    if properties:
+        run["properties"] = properties
     if base:
         run["originalUriBaseIds"] = {"SRCROOT": {"uri": Path(base).as_uri() + "/"}}
     doc = {
