@@ -5,7 +5,9 @@ its own tape, calls ``backward`` on its own loss, and the gradients are
 summed before the optimizer step.  The state is carried to the next window
 with ``wp.copy`` outside any tape, so each window's gradient ignores how the
 parameter shaped the state it started from.  Every window is right on its
-own; the sum is the gradient of a different objective.
+own; the sum is the gradient of a different objective.  A verification run
+names it (TW207, at the per-window ``backward``); the FD harness measures it
+(TW401).
 """
 
 import numpy as np
@@ -40,7 +42,7 @@ for window in range(WINDOWS):
         for s in range(STEPS):
             wp.launch(step, dim=N, inputs=[states[s], damping, DT], outputs=[states[s + 1]])
         wp.launch(window_loss, dim=N, inputs=[states[-1]], outputs=[loss])
-    tape.backward(loss)  # backward: once per window, gradients accumulate in damping.grad
+    tape.backward(loss)  # backward: once per window, gradients accumulate in damping.grad  # expect: TW207
     wp.copy(carried, states[-1])  # the carry, outside the tape
 
 print("summed window gradient", damping.grad.numpy()[0])

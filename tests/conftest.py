@@ -88,8 +88,7 @@ def markers(path: Path) -> dict:
     """``# expect: TW101`` / ``# reader`` / ``# alloc: x`` ... comments → {marker: [lines]}."""
     out: dict = {}
     for number, line in enumerate(path.read_text().splitlines(), start=1):
-        m = re.search(r"#\s*(expect|reader|alloc|caller|compiled-by|backward|launch)\b:?\s*(\S*)", line)
-        if m:
+        for m in re.finditer(r"#\s*(expect|reader|alloc|caller|compiled-by|backward|launch)\b:?\s*(\S*)", line):
             key = m.group(1) if m.group(1) != "expect" else "expect:" + m.group(2)
             out.setdefault(key, []).append(number)
     return out

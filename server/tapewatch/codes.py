@@ -47,6 +47,8 @@ _ALL = [
          "A .grad is read after the tape started recording and before its backward(): a stale gradient"),
     Code("TW206", "atomic-result-not-replayed", "warning",
          "An atomic's return value is used in a differentiated kernel: the backward pass does not replay it"),
+    Code("TW207", "gradient-truncated-across-tapes", "warning",
+         "A tape continues from values an earlier, already differentiated tape computed: the gradient is truncated"),
     # TW3xx: static lints (no run)
     Code("TW301", "inplace-multiply-divide-in-kernel", "warning",
          "*= or /= on an array element inside a kernel is not differentiable"),

@@ -106,19 +106,10 @@ def write(path: Path, text: str) -> Path:
 
 
 def markers(path: Path) -> Dict[str, List[int]]:
-    """``# expect: TW101`` / ``# reader`` / ``# alloc: x`` ... comments → {marker: [lines]}.
+    """``# expect: TW101`` / ``# reader`` / ``# alloc: x`` ... comments → {marker: [lines]}: the probe tests' reading."""
+    from conftest import markers as read  # noqa: PLC0415 (tests/conftest.py: the one reading of the markers)
 
-    Same reading as the probe tests' (tests/conftest.py).
-    """
-    import re  # noqa: PLC0415
-
-    out: Dict[str, List[int]] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        m = re.search(r"#\s*(expect|reader|alloc|caller|compiled-by)\b:?\s*(\S*)", line)
-        if m:
-            key = m.group(1) if m.group(1) != "expect" else "expect:" + m.group(2)
-            out.setdefault(key, []).append(number)
-    return out
+    return read(path)
 
 
 def run_diagnostics(client: LanguageClient, uri: str) -> List[types.Diagnostic]:

@@ -191,10 +191,11 @@ def sensors(tracker) -> list:
     from .retain_grad import RetainGradWriters  # noqa: PLC0415
     from .replayed_atomics import ReplayedAtomics  # noqa: PLC0415
     from .seeding import Seeding  # noqa: PLC0415
+    from .truncation import Truncation  # noqa: PLC0415
     from .usage import KernelUsage  # noqa: PLC0415
 
     return [RetainGradWriters(tracker), GradReads(tracker), NumpyViews(tracker), Seeding(tracker),
-            ReplayedAtomics(tracker), KernelUsage(tracker)]
+            ReplayedAtomics(tracker), Truncation(tracker), KernelUsage(tracker)]
 
 
 def _exit_status(code) -> int:

@@ -57,6 +57,7 @@ class BackwardChecks:
         pending: dict = {"site": site}
         state = tape.__dict__.get("_tw_state")
         if state is not None:
+            state.backward_site = site
             # Sensors first: a NumPy-view write is explained by a Warp write still pending here.
             for sensor in self.tracker.sensors:
                 if hasattr(sensor, "before_backward"):

@@ -149,6 +149,8 @@ class TapeState:
         self.number = number
         self.generation = 0  # bumped each time the reads are forgotten (backward, reset)
         self.captured = False
+        self.differentiated = False  # its backward() has been called
+        self.backward_site: Optional[Site] = None
 
     def clear_reads(self) -> None:
         self.generation += 1
@@ -370,6 +372,9 @@ class Tracker:
         self._seed_write(dest)
         tape = self.recording_tape()
         if tape is None:
+            for sensor in self.sensors:
+                if hasattr(sensor, "on_copy_carry"):
+                    self.registry.attempt("following a copy", lambda: sensor.on_copy_carry(dest, src))
             self.on_untaped_write(dest, "copy")
             return
         from . import overwrites  # noqa: PLC0415
@@ -397,9 +402,15 @@ class Tracker:
         for sensor in self.sensors:
             if hasattr(sensor, "on_untaped_kernel"):
                 self.registry.attempt("noting an untaped launch", lambda: sensor.on_untaped_kernel(kernel))
-        if not self._live:
+        carriers = [s for s in self.sensors if hasattr(s, "on_untaped_kernel_accesses")]
+        if not self._live and not carriers:
             return
         accesses = self.accesses(kernel, args)
+        for sensor in carriers:
+            self.registry.attempt("following an untaped launch",
+                                  lambda: sensor.on_untaped_kernel_accesses(kernel, accesses))
+        if not self._live:
+            return
         for acc in accesses:
             if acc.write:
                 self._note_untaped(acc.array, "launch", kernel, args)
@@ -423,6 +434,9 @@ class Tracker:
                 self.registry.attempt("checking a copy's source", lambda: sensor.on_read(src, "wp.copy"))
 
     def on_untaped_write(self, arr, op: str) -> None:
+        for sensor in self.sensors:
+            if hasattr(sensor, "on_untaped_write"):
+                self.registry.attempt("following an untaped write", lambda: sensor.on_untaped_write(arr, op))
         if self._live:
             self._note_untaped(arr, op, None, [])
 

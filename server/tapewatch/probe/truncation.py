@@ -1,0 +1,147 @@
+"""TW207: gradient truncation across tapes (a tape per window, state carried outside).
+
+A long rollout split into windows, each with its own tape and its own
+``backward()``, the state carried to the next window outside any tape
+(``wp.copy``, ``wp.clone``, or simply reading the previous window's output):
+each window's gradient is right on its own, but the gradient of a later
+window stops where its state came in, so their sum is the gradient of a
+different objective.  Seen at run time as: a taped launch reads values a
+*previous* tape produced (directly or through untaped copies) after that
+tape's ``backward()`` already ran, and both tapes read the same parameter
+with ``requires_grad``.  Truncated backpropagation is sometimes meant; the
+message says how to tell.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, NamedTuple, Optional
+
+from .. import codes
+from ..model import Finding, Related
+from .sites import Site
+from .tracker import differentiable
+
+
+class TapeMark:
+    """What a carried value remembers of the tape that computed it (no arrays: nothing kept alive)."""
+
+    __slots__ = ("number", "differentiated", "backward_site", "parameters")
+
+    def __init__(self, number: int):
+        self.number = number
+        self.differentiated = False
+        self.backward_site: Optional[Site] = None
+        self.parameters: Dict[int, str] = {}  # id(parameter) -> its name, filled at backward()
+
+
+class Origin(NamedTuple):
+    mark: TapeMark  # the tape that computed the values
+    site: Site  # the launch that wrote them
+    kernel: str
+    carried: Optional[Site]  # the untaped copy that carried them, if any
+
+
+class Truncation:
+    def __init__(self, tracker):
+        self.tracker = tracker
+
+    def on_launch(self, state, record) -> None:
+        mark = _mark(state)
+        for access in record.accesses:
+            arr = access.array
+            if access.read and differentiable(arr):
+                origin = arr.__dict__.get("_tw_origin")
+                if origin is not None and origin.mark is not mark and origin.mark.differentiated:
+                    pending = state.__dict__.setdefault("truncations", [])
+                    if not any(p[0].mark is origin.mark for p in pending):
+                        pending.append((origin, record, access))
+            if access.write:
+                arr.__dict__["_tw_origin"] = Origin(mark, record.site, record.kernel_name, None)
+
+    def on_copy_carry(self, dest, src) -> None:
+        """An untaped copy carries the values (and where they came from) to ``dest``."""
+        origin = getattr(src, "__dict__", {}).get("_tw_origin")
+        if origin is not None:
+            dest.__dict__["_tw_origin"] = origin._replace(carried=origin.carried or Site.here())
+        else:
+            dest.__dict__.pop("_tw_origin", None)  # new values from outside any tape (a reset)
+
+    def on_untaped_write(self, arr, op: str) -> None:
+        if op in ("zero_", "fill_"):
+            arr.__dict__.pop("_tw_origin", None)
+
+    def on_untaped_kernel_accesses(self, kernel, accesses) -> None:
+        """An untaped launch carries the origin of what it reads to what it writes."""
+        origin = next((a.array.__dict__.get("_tw_origin") for a in accesses
+                       if a.read and a.array.__dict__.get("_tw_origin") is not None), None)
+        for a in accesses:
+            if a.write:
+                if origin is not None:
+                    a.array.__dict__["_tw_origin"] = origin._replace(carried=origin.carried or Site.here())
+                else:
+                    a.array.__dict__.pop("_tw_origin", None)
+
+    def before_backward(self, tape, state, site, args=(), kwargs=None) -> None:
+        mark = _mark(state)
+        mark.differentiated = True
+        mark.backward_site = site
+        mark.parameters = _parameters(state)
+        for origin, record, access in state.__dict__.pop("truncations", []):
+            shared = sorted(name for key, name in mark.parameters.items() if key in origin.mark.parameters)
+            if shared:
+                self._report(origin, record, access, shared)
+
+    def _report(self, origin, record, access, shared: List) -> None:
+        registry = self.tracker.registry
+        back = origin.mark.backward_site
+        key = ("TW207", back.key() if back is not None else origin.mark.number, record.site.key())
+        if registry.bump(key):
+            return
+        what = registry.attempt("naming an array", lambda: record.access_name(access)) or \
+            record.access_label(access)
+        params = ", ".join("`%s`" % n for n in shared[:3])
+        message = (
+            "This tape continues from `%s`, which tape %d computed (`%s`) and whose backward() already ran: the "
+            "gradient of this tape's loss stops at `%s` and never reaches the earlier tape, although %s shape%s "
+            "both. Summed over the tapes, the gradient is that of a different objective (truncation). Record the "
+            "whole horizon on one tape, or carry the adjoint of the state back from tape to tape (checkpointing). "
+            "If truncated backpropagation is meant, ignore this."
+            % (what, origin.mark.number, origin.kernel, what, params, "s" if len(shared) == 1 else ""))
+        related: List[Related] = []
+        read_loc = registry.attempt("locating a launch", record.location)
+        if read_loc is not None:
+            related.append(Related(read_loc, "`%s` reads the carried `%s` here, on the next tape"
+                                   % (record.kernel_name, what), "reader"))
+        wrote = registry.attempt("locating a launch", lambda: origin.site.location(("launch", "launch_tiled")))
+        if wrote is not None:
+            related.append(Related(wrote, "`%s` computed it on the earlier tape" % origin.kernel, "writer"))
+        if origin.carried is not None:
+            carried = registry.attempt("locating a copy", lambda: origin.carried.location(("copy", "clone",
+                                                                                            "assign")))
+            if carried is not None:
+                related.append(Related(carried, "carried outside any tape here", "carry"))
+        loc = back.location((".backward", "backward")) if back is not None else read_loc
+        registry.report(key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
+                                     related=related, data={"array": what, "parameters": shared[:3],
+                                                            "earlier_tape": origin.mark.number}))
+
+
+def _mark(state) -> TapeMark:
+    mark = state.__dict__.get("mark")
+    if mark is None:
+        mark = state.__dict__["mark"] = TapeMark(state.number)
+    return mark
+
+
+def _parameters(state) -> Dict[int, str]:
+    """The arrays with gradients a tape reads and never writes (its parameters), by identity."""
+    written = {id(x.array) for r in state.launches for x in r.accesses if x.write}
+    out: Dict[int, str] = {}
+    for r in state.launches:
+        for x in r.accesses:
+            if x.read and id(x.array) not in written and differentiable(x.array) and id(x.array) not in out:
+                try:
+                    out[id(x.array)] = r.access_name(x) or r.access_label(x)
+                except Exception:
+                    out[id(x.array)] = r.access_label(x)
+    return out
