@@ -83,6 +83,8 @@ _ALL = [
          "The FD harness cannot run until a value the script's structure does not give is filled in"),
     Code("TW407", "forward-diverged", "information",
          "The forward pass produced NaN/Inf before any gradient: a diverging simulation, not a gradient bug"),
+    Code("TW408", "loss-grows-each-step", "information",
+         "The loss grows at every optimizer iteration: the step size is too large, not the gradient wrong"),
     # TW9xx: the tool could not do its job
     Code("TW901", "script-raised", "error", "The script raised an exception"),
     Code("TW902", "script-syntax-error", "error", "The script is not valid Python"),
