@@ -34,10 +34,15 @@ KINK_RTOL = 0.1  # one-sided slopes further apart than this (relative) mark a ki
 
 
 class _Gradients:
-    """Stands in for a tape in ``Tape.get_adjoint`` (which only records into ``gradients``)."""
+    """Stands in for a tape in ``Tape.get_adjoint`` (which records into ``gradients`` and recurses
+    through struct fields with ``self.get_adjoint``)."""
 
-    def __init__(self):
+    def __init__(self, wp):
         self.gradients: dict = {}
+        self._wp = wp
+
+    def get_adjoint(self, a):
+        return warp_seams.get_adjoint(self._wp, self, a)
 
 
 def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, label, cotangent="random") -> dict:
@@ -104,7 +109,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
         return {"status": "skipped", "reason": "no differentiable input/output pair"}
 
     cin, cout = cargs[:n_in], cargs[n_in:]
-    holder = _Gradients()
+    holder = _Gradients(wp)
     adjoint_block_dim = warp_seams.resolved_block_dim(wp, entry.block_dim)
 
     def restore():

@@ -43,8 +43,15 @@ _LINEAR_CALLS = {
     "add", "sub", "neg", "transpose", "float", "float32", "float64", "float16", "vec2f", "vec3f", "vec4f",
     "vec2d", "vec3d", "vec4d", "spatial_vector", "transform_vector",
 }
+# Tile operations that move or linearly combine values (an FFT is linear, a transpose moves values).
+_LINEAR_CALLS |= {
+    "tile_load", "tile_store", "tile_atomic_add", "array_store", "tile_fft", "tile_ifft", "tile_transpose",
+    "tile_broadcast", "tile_view", "tile_reshape", "tile_squeeze", "tile_sum", "tile_add", "tile_assign",
+    "tile", "untile", "tile_extract",
+}
 # Calls that are linear in each argument separately (bilinear): like a product.
-_BILINEAR_CALLS = {"mul", "dot", "cross", "outer", "ddot", "cw_mul", "quat_rotate", "transform_point"}
+_BILINEAR_CALLS = {"mul", "dot", "cross", "outer", "ddot", "cw_mul", "quat_rotate", "transform_point",
+                   "tile_matmul"}
 
 
 class IntraKernelWrite(NamedTuple):
@@ -116,7 +123,7 @@ def analyze_source(source: str, first_line: int, globals_: Optional[dict] = None
     visitor = _AccessVisitor(set(params), first_line - 1, globals_ or {})
     for stmt in func.body:
         visitor.visit(stmt)
-    values = _ValueFlow(set(params), globals_ or {})
+    values = _ValueFlow(set(params), globals_ or {}, _array_params(func))
     try:
         values.run(func.body)
     except RecursionError:
@@ -282,8 +289,9 @@ class _ValueFlow:
     branch, an index, a division by it) makes ``x`` needed (``nonlinear``).
     """
 
-    def __init__(self, params: Set[str], globals_: dict):
+    def __init__(self, params: Set[str], globals_: dict, arrays: Set[str] = frozenset()):
         self.params = params
+        self.arrays = set(arrays)  # parameters annotated as arrays: used whole (tile_load(x)), still values
         self.globals = globals_
         self.taint: Dict[str, Set[str]] = {}  # local name -> parameter paths its value depends on
         self.nonlinear: Set[str] = set()
@@ -369,8 +377,10 @@ class _ValueFlow:
         if isinstance(node, ast.Constant):
             return set()
         if isinstance(node, ast.Name):
+            if node.id in self.arrays:
+                return {node.id}  # an array passed whole (to tile_load, a @wp.func...)
             if node.id in self.params:
-                return set()  # a scalar parameter (arrays are read through subscripts)
+                return set()  # a scalar parameter
             return set(self.taint.get(node.id, set()))
         if isinstance(node, ast.Subscript):
             self.need(self.expr(node.slice))  # an index is a branch on values
@@ -473,6 +483,16 @@ class _ValueFlow:
         self.nonlinear |= deps
 
 
+def _array_params(func: ast.FunctionDef) -> Set[str]:
+    """Parameters annotated as arrays (``wp.array(...)``, ``wp.array2d[...]``, ``indexedarray``...)."""
+    out = set()
+    for a in func.args.args:
+        text = ast.unparse(a.annotation) if a.annotation is not None else ""
+        if "array" in text:
+            out.add(a.arg)
+    return out
+
+
 def param_path(node: ast.expr, params: Set[str]) -> Optional[str]:
     """The parameter path an expression indexes into: ``x`` in ``x[i][j]``, ``s.q`` in ``s.q[i]``."""
     while isinstance(node, ast.Subscript):
@@ -544,7 +564,7 @@ def call_argument_sources(kernel, func_name: str, count: int) -> list:
     if fdef is None:
         return [None] * count
     params = [a.arg for a in fdef.args.args]
-    flow = _ValueFlow(set(params), getattr(func, "__globals__", {}) or {})
+    flow = _ValueFlow(set(params), getattr(func, "__globals__", {}) or {}, _array_params(fdef))
     call = None
     for stmt in fdef.body:
         for node in ast.walk(stmt):

@@ -45,6 +45,7 @@ class FindingRegistry:
             existing.count += 1
             return existing
         finding = build() if callable(build) else build
+        _just_my_code(finding)
         finding.id = "f%d" % (len(self._by_key) + 1)
         if not finding.severity:
             finding.severity = codes.severity(finding.code)
@@ -128,6 +129,30 @@ class FindingRegistry:
     @property
     def internal_errors(self) -> int:
         return len(self._errors)
+
+
+def _just_my_code(finding: Finding) -> None:
+    """A finding located in an installed package (a Warp kernel, a library's @wp.func) moves to the first
+    related location in the user's code; the library location stays, as a related location."""
+    from . import frames  # noqa: PLC0415
+    from ..model import Related  # noqa: PLC0415
+
+    loc = finding.location
+    if loc is None or frames.is_user_file(loc.path):
+        return
+    for i, r in enumerate(finding.related):
+        if r.location is not None and frames.is_user_file(r.location.path):
+            finding.location = r.location
+            related = list(finding.related)
+            related[i] = Related(loc, "in library code (the statement that %s)" % _what(finding.code), "library")
+            finding.related = related
+            finding.data = dict(finding.data, library_location=loc.to_json())
+            return
+
+
+def _what(code: str) -> str:
+    return {"TW104": "writes after reading", "TW403": "is singular", "TW404": "disagrees",
+            "TW206": "uses the atomic's result"}.get(code, "the finding is about")
 
 
 def _short(exc: BaseException) -> str:

@@ -317,12 +317,28 @@ def reuse_cached_binaries(wp) -> bool:
             return orig(self, device, output_dir, output_name, output_arch, use_ptx, options)
         compiled = orig(self, device, output_dir, output_name, output_arch, use_ptx,
                         dict(options, verify_autograd_array_access=False))
-        kwargs = {"hasher": self.hashers.get(options["block_dim"], None)}
-        if takes_target:
-            kwargs["target"] = "cpu" if device is None or getattr(device, "is_cpu", True) else "cuda"
-        with lock if lock is not None else contextlib.nullcontext():
-            builder_cls(self, options, **kwargs)  # builds every kernel: the tracker's marks
+        try:
+            _codegen_marks(self, device, output_arch, options)
+        except Exception:
+            # The marks could not be rebuilt the quick way: do what the tracker does (a full rebuild).
+            return orig(self, device, output_dir, output_name, output_arch, use_ptx, options)
         return compiled
+
+    def _codegen_marks(module, device, output_arch, options):
+        """Warp's own Python codegen window, as ``_compile`` runs it, for its side effects only."""
+        if output_arch is None:
+            output_arch = module._get_compile_arch(device)
+        full = dict(options, output_arch=output_arch)
+        is_cpu = output_arch is None
+        run_codegen = getattr(module, "_run_codegen", None)
+        if run_codegen is not None:
+            run_codegen(full, is_cpu)  # takes Warp's codegen lock itself
+            return
+        kwargs = {"hasher": module.hashers.get(full["block_dim"], None)}
+        if takes_target:
+            kwargs["target"] = "cpu" if is_cpu else "cuda"
+        with lock if lock is not None else contextlib.nullcontext():
+            builder_cls(module, full, **kwargs)  # builds every kernel: the tracker's marks
 
     _compile._tapewatch = True
     module_cls._compile = _compile
