@@ -79,8 +79,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if ns.command == "lsp":
         from .lsp import serve  # noqa: PLC0415 (pygls only when serving)
 
-        serve()
-        return 0
+        return serve()
     parser.print_help()
     return EXIT_TOOL
 

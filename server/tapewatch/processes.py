@@ -44,6 +44,7 @@ def _stat(pid: int) -> Optional[tuple]:
 
 _subreaper = None
 _active: set = set()  # pids of runs in progress in this process (never adopted orphans)
+_trees: Dict[int, "Descendants"] = {}  # the same runs, to end them all at once
 
 
 def become_subreaper() -> bool:
@@ -78,6 +79,7 @@ class Descendants:
         self.since = now_ticks() - 1  # orphans adopted after this are the run's
         self.adopted: set = set()
         _active.add(root)
+        _trees[root] = self
         become_subreaper()
 
     def scan(self) -> None:
@@ -125,6 +127,8 @@ class Descendants:
         self.scan()
         self.kill_all()
         _active.discard(self.root)
+        _trees.pop(self.root, None)
+
 
     def _reap(self) -> None:
         """Adopted orphans are our children once re-parented: collect their exit status."""
@@ -140,6 +144,15 @@ class Descendants:
                 continue
             if done:
                 self.adopted.discard(pid)
+
+
+def end_all_runs() -> None:
+    """Kill every run in progress in this process, synchronously (the server is leaving now)."""
+    for tree in list(_trees.values()):
+        kill_group(tree.root)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(tree.root, signal.SIGKILL)
+        tree.finish()
 
 
 def kill_group(pid: int) -> None:
