@@ -15,6 +15,8 @@ import contextlib
 import io
 import json
 import os
+import re
+import signal
 import sys
 import tempfile
 import time
@@ -30,6 +32,9 @@ OutputCallback = Callable[[str, str], None]  # (stream name, text)
 EventCallback = Callable[[dict], None]
 
 TAIL_BYTES = 64 * 1024
+# Lines of Warp's own start-up that say nothing about why a run died.
+_NOISE = re.compile(r"^(Warp \S+ initialized|Warp CUDA warning|\s+(CUDA Toolkit|Devices:|Kernel cache:|\"cpu\"|/\S+/warp/))"
+                    r"|^Module .* load on device")
 EVENT_LINE_LIMIT = 64 * 1024 * 1024  # a tape graph of a long rollout is large
 # Findings whose code means the tool could not run the script at all.
 TOOL_FAILURES = {"TW902", "TW903", "TW904", "TW905", "TW906", "TW908", "TW909"}
@@ -380,11 +385,21 @@ class _EventCollector:
                 % (self.garbage, self.garbage_sample)))
         if not self.ended and r.outcome not in ("timeout", "cancelled"):
             r.outcome = "crashed"
-            tail = stderr_tail.strip().splitlines()[-12:]
+            # Warp's start-up notices (no CUDA driver...) are not the cause: leave them out of the excerpt.
+            tail = [line for line in stderr_tail.strip().splitlines()
+                    if not _NOISE.search(line)][-12:]
+            how = "ended (exit status %s)" % returncode
+            if returncode is not None and returncode < 0:
+                try:
+                    name = signal.Signals(-returncode).name
+                except ValueError:
+                    name = "signal %d" % -returncode
+                how = "was killed by %s%s" % (name, " (a crash in native code: a kernel, a library)"
+                                              if name in ("SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE") else "")
             r.findings.append(codes.tool_finding(
-                "TW906", "The run ended (exit status %s) without a result from the probe. Last output:\n%s"
-                % (returncode, "\n".join(tail) or "(none)"), location=Location(r.script, 1, 1),
-                stderr=stderr_tail[-4000:]))
+                "TW906", "The script's process %s without a result from the probe. Last output:\n%s"
+                % (how, "\n".join(tail) or "(none)"), location=Location(r.script, 1, 1),
+                stderr=stderr_tail[-4000:], exit_status=returncode))
         for n, text in enumerate(self.probe_errors, start=1):
             finding = codes.tool_finding(
                 "TW910", "Internal error in Tapewatch: results may be incomplete. %s"

@@ -119,3 +119,10 @@ def _stderr_after_exit(raw) -> bytes:
     raw.send({"jsonrpc": "2.0", "method": "exit"})
     raw.proc.wait(10)
     return raw.proc.stderr.read()
+
+
+def test_a_script_in_a_missing_folder_is_tw909_not_an_internal_error(raw):
+    raw.send({"jsonrpc": "2.0", "id": 1, "method": "workspace/executeCommand",
+              "params": {"command": "tapewatch.runVerification", "arguments": ["file:///nonexistent/dir/x.py"]}})
+    result = raw.response(1)["result"]
+    assert result["status"] == "failed" and result["outcome"] == "script-not-found"

@@ -168,3 +168,24 @@ def test_text_output_is_bounded_json_keeps_everything():
     result = RunResult(script="s.py", findings=findings)
     text = to_text(result)
     assert len(text) < 20000 and "and 2980 more TW101 findings" in text
+
+
+def test_a_crash_names_its_signal_not_warps_startup_notices(tmp_path):
+    script = write(tmp_path, "segv.py", """\
+        import os, signal, sys
+        import warp as wp
+        wp.init()
+        print("Warp CUDA warning: Could not find or load the NVIDIA CUDA driver.", file=sys.stderr)
+        os.kill(os.getpid(), signal.SIGSEGV)
+        """)
+    result = asyncio.run(run_probe(RunRequest(script=str(script), lint=False)))
+    [f] = result.findings
+    assert f.code == "TW906" and "killed by SIGSEGV" in f.message and "CUDA" not in f.message
+
+
+def test_forged_positions_are_clamped_to_the_document(tmp_path):
+    from tapewatch.lsp.convert import LineSource, span_of
+
+    path = write(tmp_path, "s.py", "x = 1\ny = 2\n")
+    span = span_of(Location(str(path), 999, 500, 1200, 7), LineSource())
+    assert span.start_line == span.end_line <= 2 and span.start_char <= 5  # (line 2: after the last newline)

@@ -133,10 +133,18 @@ def is_file(path: Optional[str]) -> bool:
 
 
 def span_of(loc: Location, src: LineSource) -> Span:
-    line0 = max(loc.line - 1, 0)
-    start = src.column(loc.path, line0, loc.column)
+    """The span of a location, clamped to the document (a forged or stale line never breaks publishing)."""
+    lines = src.lines(loc.path)
+    last = max(len(lines) - 1, 0) if lines is not None else None
+
+    def clamp(line0: int) -> int:
+        line0 = max(line0, 0)
+        return min(line0, last) if last is not None else line0
+
+    line0 = clamp(loc.line - 1)
+    start = src.column(loc.path, line0, max(loc.column, 1))
     if loc.end_line is not None and loc.end_column is not None and loc.end_line >= loc.line:
-        end_line0 = loc.end_line - 1
+        end_line0 = clamp(loc.end_line - 1)
         end = src.column(loc.path, end_line0, loc.end_column)
         if (end_line0, end) < (line0, start):
             end_line0, end = line0, start

@@ -218,8 +218,8 @@ class RunsFeature(Feature):
         try:
             await progress.begin("Tapewatch", "%s on %s" % (name, req.device))
             result = await runner.run_probe(req, on_output=output.add, on_event=on_event)
-            harness = None if runner.is_harness(run.path) else find_harness(run.path)
-            if harness is not None and not result.tool_failed:
+            harness = None if result.tool_failed or runner.is_harness(run.path) else find_harness(run.path)
+            if harness is not None:
                 # An FD harness written for this script: its numbers join the run's findings.
                 progress.report("%s: FD check with %s" % (name, os.path.basename(harness)))
                 checked = await runner.run_probe(dataclasses.replace(req, script=harness),
