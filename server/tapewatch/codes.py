@@ -85,6 +85,8 @@ _ALL = [
          "The forward pass produced NaN/Inf before any gradient: a diverging simulation, not a gradient bug"),
     Code("TW408", "loss-grows-each-step", "information",
          "The loss grows at every optimizer iteration: the step size is too large, not the gradient wrong"),
+    Code("TW409", "fd-inconclusive", "information",
+         "Finite differences cannot measure a parameter's gradient here (a kink, a jump, rounding noise)"),
     # TW9xx: the tool could not do its job
     Code("TW901", "script-raised", "error", "The script raised an exception"),
     Code("TW902", "script-syntax-error", "error", "The script is not valid Python"),

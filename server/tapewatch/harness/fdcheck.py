@@ -24,6 +24,8 @@ from .replay import ParamSite, ReplayError, Replayer
 
 # float32 carries 24 bits: a loss of magnitude L is known to about L * 2**-24.
 FLOAT32_EPS = 2.0 ** -24
+KINK_RTOL = 0.1  # one-sided slopes further apart than this (relative) mark a kink or a jump
+SECOND_POINT_SAMPLES = 8  # elements compared at the second, perturbed point
 
 
 class Parameter(ParamSite):
@@ -58,6 +60,12 @@ class ParamResult:
         self.worst: Optional[tuple] = None  # (flat index, AD, FD)
         self.first_nan: Optional[tuple] = None  # (flat index, AD, FD) of the first non-finite pair
         self.noise = 0.0  # how far the ±h evaluations' midpoint strays from the reference, per unit h
+        self.nonsmooth = 0  # sampled elements whose one-sided differences disagree (a kink, a jump)
+        self.noisy = 0  # sampled elements whose FD signal is within the noise floor
+        self.measured_fail = 0  # elements that disagree where FD can measure
+        self.verdict = "pass"  # "pass", "fail", "inconclusive"
+        self.reason = ""  # for inconclusive: why FD could not measure
+        self.point = "the program's own values"
 
 
 def main(harness_file: str, script: str, parameters: Sequence[Parameter], loss: Loss, settings: Settings,
@@ -115,11 +123,19 @@ def _check(channel, harness_file, script, parameters, loss, settings, script_arg
     results = []
     for i, p in enumerate(parameters):
         results.append(_check_parameter(replayer, reference, i, p, settings, form, np))
+    # A second, seeded point: a bug that vanishes at the program's own values (zeros, a symmetric
+    # start) still shows there.
+    for i, p in enumerate(parameters):
+        if results[i].verdict != "pass":
+            continue
+        second = _second_point(replayer, i, p, reference, settings, form, np)
+        if second is not None and second.verdict == "fail":
+            results[i] = second
     _print_table(script, reference, results, form)
     for r in results:
         for finding in result_findings(r, script, loss, reference, settings):
             channel.emit("finding", finding=finding.to_json())
-    return 0 if all(r.passed for r in results) else 1
+    return 0 if all(r.passed or (r.verdict == "inconclusive" and r.nan == 0) for r in results) else 1
 
 
 def resolve_form(form: str) -> str:
@@ -144,14 +160,14 @@ def resolve_form(form: str) -> str:
     return "gradcheck"
 
 
-def _check_parameter(replayer, reference, index, param, settings, form, np) -> ParamResult:
+def _check_parameter(replayer, reference, index, param, settings, form, np, limit=None) -> ParamResult:
     result = ParamResult(param)
     values = reference.values[index]
     ad = reference.grads.get(index)
     if ad is None:
         ad = np.zeros_like(values)
     result.size = values.size
-    picks = sample_indices(values.size, settings.max_inputs_per_var, settings.seed)
+    picks = sample_indices(values.size, limit or settings.max_inputs_per_var, settings.seed)
     if form == "gradcheck":
         fd, pairs = _fd_with_warp(replayer, index, values, picks, settings, np, reference.objective)
     else:
@@ -180,10 +196,87 @@ def _check_parameter(replayer, reference, index, param, settings, form, np) -> P
         elif result.ratio > 0 and round(1 / result.ratio) >= 2 and abs(1 / result.ratio - round(1 / result.ratio)) < 0.05 * round(1 / result.ratio):
             result.integer_ratio = 1.0 / round(1 / result.ratio)
     ok = (err <= settings.atol + settings.rtol * np.abs(fd)) & finite
-    result.passed = bool(ok.all()) and result.nan == 0
     step = settings.eps * max(1.0, float(np.median(np.abs(values))) if values.size else 1.0)
     result.rounding_noise = reference.loss_scale * FLOAT32_EPS / step
+    _judge(result, ok, ad_s, fd, pairs, reference.objective, settings, np)
     return result
+
+
+def _judge(result, ok, ad_s, fd, pairs, f0, settings, np) -> None:
+    """PASS and FAIL only where FD can measure; INCONCLUSIVE, with the reason, where it cannot.
+
+    An element that disagrees is *measured* only if its one-sided differences
+    agree with each other (no kink or jump between x-h and x+h) and the FD
+    signal stands above the noise floor (float32 rounding of the loss, or
+    evaluations that do not reproduce).
+    """
+    floor = result.rounding_noise
+    for n, good in enumerate(ok):
+        signal = max(abs(ad_s[n]), abs(fd[n])) if np.isfinite(ad_s[n]) and np.isfinite(fd[n]) else float("inf")
+        if good:
+            if floor > settings.atol and signal < 2.0 * floor:
+                result.noisy += 1  # agreement inside the noise: not a measurement either
+            continue
+        if not (np.isfinite(ad_s[n]) and np.isfinite(fd[n])):
+            result.measured_fail += 1  # NaN/Inf: a real failure (TW403 says where)
+            continue
+        if n < len(pairs):
+            fp, fm, h = pairs[n]
+            fwd, bwd = (fp - f0) / h, (f0 - fm) / h
+            if abs(fwd - bwd) > settings.atol + KINK_RTOL * max(abs(fwd), abs(bwd)):
+                if abs(fwd - bwd) * abs(h) > 4.0 * floor * abs(h) or floor <= settings.atol:
+                    result.nonsmooth += 1
+                else:
+                    result.noisy += 1
+                continue
+        if abs(fd[n]) < 2.0 * floor and abs(ad_s[n] - fd[n]) < 4.0 * floor + settings.atol:
+            result.noisy += 1
+            continue
+        result.measured_fail += 1
+    if result.measured_fail:
+        result.verdict = "fail"
+    elif result.nonsmooth or result.noisy >= max(1, result.sampled // 2):
+        result.verdict = "inconclusive"
+        reasons = []
+        if result.nonsmooth:
+            reasons.append("at %d of %d sampled elements the objective has a kink or a jump between x-eps and "
+                           "x+eps (the one-sided differences disagree): a piecewise-constant or clamped operation, "
+                           "where a zero or one-sided gradient is correct and FD measures a secant"
+                           % (result.nonsmooth, result.sampled))
+        if result.noisy:
+            reasons.append("at %d of %d sampled elements the change the perturbation makes is within the noise "
+                           "floor (~%.3g per unit eps: float32 rounding of the loss%s)"
+                           % (result.noisy, result.sampled, floor, ""))
+        result.reason = "; ".join(reasons)
+    else:
+        result.verdict = "pass"
+    result.passed = result.verdict == "pass" and result.nan == 0
+
+
+def _second_point(replayer, index, param, reference, settings, form, np) -> Optional[ParamResult]:
+    values = reference.values.get(index)
+    if values is None or not values.size:
+        return None
+    rng = np.random.default_rng(settings.seed + 1)
+    # ±50% of each value (signs kept), at least ±10% of the largest; an all-zero start moves by ±0.5.
+    largest = float(np.max(np.abs(values)))
+    floor = 0.1 * largest if largest > 0 else 1.0
+    offsets = 0.5 * rng.uniform(-1.0, 1.0, size=values.size) * np.maximum(np.abs(values), floor)
+    scale = float(np.max(np.abs(offsets)))
+    replayer.base = {index: [(int(k), float(d)) for k, d in enumerate(offsets)]}
+    try:
+        moved = replayer.run("reference")
+        if moved.grads.get(index) is None or not np.all(np.isfinite(moved.values.get(index, values))):
+            return None
+        result = _check_parameter(replayer, moved, index, param, settings, form, np, limit=SECOND_POINT_SAMPLES)
+        result.point = "a second point (the program's values moved by up to ±%.3g, seed %d)" % (scale,
+                                                                                              settings.seed + 1)
+        return result
+    except Exception:
+        return None  # the program does not run there: the first point stands
+    finally:
+        replayer.base = {}
+        replayer.run("reference")  # back to the program's own point for the next parameter
 
 
 def sample_indices(size: int, limit: int, seed: int):
@@ -295,9 +388,25 @@ def result_findings(r: ParamResult, script: str, loss: Loss, reference, settings
     numbers = "max abs err %.3g, max rel err %.3g, median AD/FD %s, NaN %d, %d of %d elements" % (
         r.max_abs, r.max_rel, "%.3g" % r.ratio if r.ratio is not None else "n/a", r.nan, r.sampled, r.size)
     objective = "sum of %d backward loss%s" % (reference.backward_calls, "es" if reference.backward_calls != 1 else "")
+    floor = r.rounding_noise
+    numbers += ", noise floor ~%.2g" % floor
+    if r.point != "the program's own values":
+        numbers += ", at %s" % r.point
     if r.passed:
         code = "TW400"
         message = "FD check of `%s` PASS (%s; objective: %s)." % (p.name, numbers, objective)
+    elif r.verdict == "inconclusive" and r.nan == 0:
+        code = "TW409"
+        remedy = []
+        if r.nonsmooth:
+            remedy.append("if the operation is piecewise constant on purpose, a zero gradient is right: give it a "
+                          "surrogate gradient (a straight-through estimator) if the optimizer needs one")
+        if r.noisy:
+            remedy.append("accumulate the loss in float64, subtract its constant part, or raise eps "
+                          "(Settings(eps=...))")
+        message = ("FD check of `%s` INCONCLUSIVE (%s; objective: %s): finite differences cannot measure this "
+                   "gradient here: %s. Remedy: %s."
+                   % (p.name, numbers, objective, r.reason, "; ".join(remedy)))
     elif r.integer_ratio is not None:
         code = "TW402"
         message = ("FD check of `%s` FAIL: autodiff is %s× finite differences (%s): likely double counting "
@@ -324,7 +433,9 @@ def result_findings(r: ParamResult, script: str, loss: Loss, reference, settings
                     "loss in float64 or subtract its constant part." % (reference.loss_scale, r.rounding_noise))
     data = {"parameter": p.name, "max_abs_error": r.max_abs, "max_rel_error": r.max_rel, "ratio": r.ratio,
             "nan": r.nan, "passed": r.passed, "sampled": r.sampled, "size": r.size,
-            "backward_calls": reference.backward_calls, "noise": r.noise}
+            "backward_calls": reference.backward_calls, "noise": r.noise, "noise_floor": floor,
+            "verdict": r.verdict if r.nan == 0 else "fail", "nonsmooth": r.nonsmooth, "noisy": r.noisy,
+            "point": r.point}
     alloc = Location(p.path or script, p.line, 1)
     related = [Related(Location(script, line, 1), "the loss is differentiated here", "backward")
                for line in loss.backward_lines]
@@ -348,5 +459,6 @@ def _print_table(script, reference, results, form) -> None:
     for r in results:
         print("%-20s %10s %12.3e %12.3e %12s %5d  %s" % (
             r.param.name, "%d/%d" % (r.sampled, r.size), r.max_abs, r.max_rel,
-            "%.4g" % r.ratio if r.ratio is not None else "n/a", r.nan, "PASS" if r.passed else "FAIL"))
+            "%.4g" % r.ratio if r.ratio is not None else "n/a", r.nan,
+            "PASS" if r.passed else "INCONCLUSIVE" if r.verdict == "inconclusive" and r.nan == 0 else "FAIL"))
     sys.stdout.flush()

@@ -89,6 +89,21 @@ def _install_hooks(wp, np) -> None:
 
     array_cls.__init__ = array_init
 
+    # ``wp.zeros`` / ``wp.full`` / ``*_like`` allocate, then fill: a parameter allocated that way gets its
+    # values (and the harness's perturbation) after the fill, not at ``__init__``.
+    for name in ("zero_", "fill_"):
+        orig = getattr(array_cls, name)
+
+        def filled(arr, *args, _orig=orig, **kwargs):
+            result = _orig(arr, *args, **kwargs)
+            r = _current
+            if r is not None and r._active and id(arr) in r._fresh and \
+                    not frames.is_user_file(sys._getframe(1).f_code.co_filename):
+                r._on_filled(arr)
+            return result
+
+        setattr(array_cls, name, filled)
+
     grad_prop = array_cls.__dict__["grad"]
 
     def grad_get(arr):
@@ -142,6 +157,8 @@ class Replayer:
             p.path = os.path.abspath(p.path or self.script)
         self.args = list(args)
         self.seed = seed
+        # A point other than the program's own: param index -> [(flat index, offset)] added to every run.
+        self.base: Dict[int, list] = {}
         self._active = False
         self._reference_values: Dict[int, object] = {}
         self._local = threading.local()
@@ -169,24 +186,35 @@ class Replayer:
             k = len(self._site_arrays.setdefault(index, []))
             self._site_arrays[index].append(arr)
             self._param_ids.add(id(arr))
+            self._fresh[id(arr)] = (index, k)
             self._run.allocations[index] = k + 1
-            self._local.busy = True
-            try:
-                host = arr.numpy()
-                self._site_values.setdefault(index, []).append((host.astype(self.np.float64).reshape(-1).copy(),
-                                                                tuple(host.shape)))
-                if param.occurrence == k and self._inject.get(index):
-                    host = host.copy()
-                    flat = host.reshape(-1)
-                    before = flat.astype(self.np.float64)
-                    for flat_index, step in self._inject[index]:
-                        flat[flat_index] += step
-                    arr.assign(host)
-                    # The step actually taken, after rounding to the array's dtype.
-                    for flat_index, _ in self._inject[index]:
-                        self._run.applied[(index, flat_index)] = float(flat[flat_index]) - float(before[flat_index])
-            finally:
-                self._local.busy = False
+            self._site_values.setdefault(index, []).append(None)
+            self._set_values(arr, index, k)
+
+    def _on_filled(self, arr) -> None:
+        """The factory filled the array after allocating it: record and perturb those values instead."""
+        index, k = self._fresh.pop(id(arr))
+        self._set_values(arr, index, k)
+
+    def _set_values(self, arr, index: int, k: int) -> None:
+        """Record the values of the k-th array of a parameter's site and, for that occurrence, perturb them."""
+        param = self.params[index]
+        self._local.busy = True
+        try:
+            host = arr.numpy()
+            self._site_values[index][k] = (host.astype(self.np.float64).reshape(-1).copy(), tuple(host.shape))
+            if param.occurrence == k and self._inject.get(index):
+                host = host.copy()
+                flat = host.reshape(-1)
+                before = flat.astype(self.np.float64)
+                for flat_index, step in self._inject[index]:
+                    flat[flat_index] += step
+                arr.assign(host)
+                # The step actually taken (the base offset included), after rounding to the dtype.
+                for flat_index, _ in self._inject[index]:
+                    self._run.applied[(index, flat_index)] = float(flat[flat_index]) - float(before[flat_index])
+        finally:
+            self._local.busy = False
 
     def _on_loss(self, loss, grads) -> None:
         np = self.np
@@ -247,9 +275,12 @@ class Replayer:
         """One evaluation. ``mode`` "reference" runs backward passes, "fd" skips them."""
         self._run = Outcome()
         self._mode = mode
-        self._inject = {k: (v if isinstance(v, list) else [v]) for k, v in (inject or {}).items()}
+        self._inject = {k: list(v) for k, v in self.base.items()}
+        for k, v in (inject or {}).items():
+            self._inject.setdefault(k, []).extend(v if isinstance(v, list) else [v])
         self._site_arrays: Dict[int, List[object]] = {}
         self._site_values: Dict[int, list] = {}
+        self._fresh: Dict[int, tuple] = {}  # id(array) -> (param index, occurrence) until its factory fills it
         self._param_ids = set()
         self._rng_calls = 0
         random.seed(self.seed)

@@ -1,0 +1,41 @@
+"""The harness says PASS and FAIL only where finite differences measure, INCONCLUSIVE (with the reason)
+where they cannot, and checks a second, seeded point where a bug hidden at the program's own values shows."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tapewatch.harness.generate import generate
+from tapewatch.runner import RunRequest, run_probe
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+def verdict(tmp_path, program, python):
+    script = tmp_path / program
+    shutil.copy(PROGRAMS / program, script)
+    harness = generate(str(script), python)
+    result = asyncio.run(run_probe(RunRequest(script=harness, python=python)))
+    [finding] = [f for f in result.findings if f.location.path == str(script) and f.data.get("parameter")][:1]
+    return finding
+
+
+def test_a_staircase_is_inconclusive_not_failed(tmp_path, python):
+    f = verdict(tmp_path, "rounding_staircase.py", python)
+    assert f.code == "TW409" and f.severity == "information" and f.data["verdict"] == "inconclusive"
+    assert f.data["nonsmooth"] >= 1 and "kink or a jump" in f.message and "straight-through" in f.message
+
+
+def test_rounding_noise_is_inconclusive_with_the_floor(tmp_path, python):
+    f = verdict(tmp_path, "float32_noise.py", python)
+    assert f.code == "TW409" and f.data["noise_floor"] > 1.0
+    assert "noise floor" in f.message and "float64" in f.message
+
+
+def test_a_bug_hidden_at_zero_shows_at_the_second_point(tmp_path, python):
+    f = verdict(tmp_path, "vanishes_at_zero.py", python)
+    assert f.code == "TW401" and "second point" in f.data["point"] and "second point" in f.message
