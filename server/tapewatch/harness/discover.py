@@ -2,10 +2,14 @@
 
 Parameters are the arrays the optimizer updates: allocated with
 ``requires_grad=True`` and whose ``.grad`` the program reads (an optimizer
-step, a print, an ``optim`` call).  The loss is what ``tape.backward``
-differentiates.  The script's AST gives names and lines; the last run's tape
-graphs (when there was one) fill in allocation sites the AST cannot see,
-such as an array allocated inside a helper.
+step, a print, an ``optim`` call).  A ``.grad`` the program *writes*
+(``y.grad.fill_(1.0)``, ``assign``, the destination of a copy) is a seed of
+an argument-less ``backward()``, not a parameter.  The loss is what
+``tape.backward`` differentiates (or what the seeds weight).  The script's
+AST gives names and lines, and so do the user's own modules it imports
+(files next to it); the last run's tape graphs (when there was one) fill in
+allocation sites the AST cannot see, such as an array allocated inside a
+helper.
 """
 
 from __future__ import annotations
@@ -32,6 +36,10 @@ class Plan:
     loss: Optional[str] = None
     backward_lines: List[int] = field(default_factory=list)
     problems: List[str] = field(default_factory=list)
+    seeds: List[str] = field(default_factory=list)  # arrays whose .grad the program writes before backward()
+
+
+_SEED_WRITES = {"fill_", "zero_", "assign"}
 
 
 def discover(script: str, source: Optional[str] = None, tapes: Sequence = ()) -> Plan:
@@ -46,14 +54,18 @@ def discover(script: str, source: Optional[str] = None, tapes: Sequence = ()) ->
         return plan
 
     allocations: Dict[str, int] = {}
+    alloc_paths: Dict[str, str] = {}  # expression -> the module file that allocates it (not the script)
     grad_reads: Dict[str, int] = {}
+    seeds = _seed_writes(tree)
+    plan.seeds = sorted(seeds)
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and _requires_grad_call(node.value):
             for target in node.targets:
                 if isinstance(target, (ast.Name, ast.Attribute, ast.Subscript)):
                     allocations.setdefault(ast.unparse(target), node.lineno)
         elif isinstance(node, ast.Attribute) and node.attr == "grad" and isinstance(node.ctx, ast.Load):
-            grad_reads.setdefault(ast.unparse(node.value), node.lineno)
+            if id(node) not in seeds.values():
+                grad_reads.setdefault(ast.unparse(node.value), node.lineno)
         elif isinstance(node, ast.Call):
             name = _callee(node)
             if name == "backward":
@@ -64,13 +76,25 @@ def discover(script: str, source: Optional[str] = None, tapes: Sequence = ()) ->
             elif name in _OPTIMIZERS and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
                 for elt in node.args[0].elts:
                     grad_reads.setdefault(ast.unparse(elt), node.lineno)
+    if plan.loss is None and plan.backward_lines and seeds:
+        plan.loss = "the outputs seeded through %s" % ", ".join("`%s.grad`" % s for s in sorted(seeds))
+    # The user's own modules next to the script: where helpers allocate parameters.
+    for path, module_tree in _local_modules(script, tree):
+        for node in ast.walk(module_tree):
+            if isinstance(node, ast.Assign) and _requires_grad_call(node.value):
+                for target in node.targets:
+                    if isinstance(target, (ast.Name, ast.Attribute, ast.Subscript)):
+                        key = ast.unparse(target)
+                        if key not in allocations:
+                            allocations[key] = node.lineno
+                            alloc_paths[key] = path
 
     # The loss's own gradient is the seed, not a parameter.
     for expr, line in sorted(grad_reads.items(), key=lambda kv: kv[1]):
-        if expr == plan.loss:
+        if expr == plan.loss or expr in seeds:
             continue
         alloc_line = allocations.get(expr) or _by_attribute(expr, allocations)
-        path = None
+        path = alloc_paths.get(expr) or alloc_paths.get(_attribute_match(expr, allocations) or "")
         if alloc_line is None:
             alloc_line, path = _from_tapes(expr, tapes)
         if alloc_line is None and expr not in allocations:
@@ -88,6 +112,58 @@ def discover(script: str, source: Optional[str] = None, tapes: Sequence = ()) ->
         plan.problems.append("no parameter was found: no array allocated with requires_grad=True whose "
                              "`.grad` the script reads")
     return plan
+
+
+def _seed_writes(tree) -> Dict[str, int]:
+    """``y`` for every ``y.grad.fill_(...)`` / ``.zero_()`` / ``.assign(...)`` / ``wp.copy(y.grad, ...)``:
+    expression -> id of that ``.grad`` attribute node."""
+    out: Dict[str, int] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        target = None
+        if isinstance(func, ast.Attribute) and func.attr in _SEED_WRITES and isinstance(func.value, ast.Attribute) \
+                and func.value.attr == "grad":
+            target = func.value
+        elif _callee(node) == "copy" and node.args and isinstance(node.args[0], ast.Attribute) \
+                and node.args[0].attr == "grad":
+            target = node.args[0]
+        if target is not None:
+            out.setdefault(ast.unparse(target.value), id(target))
+    return out
+
+
+def _local_modules(script: str, tree) -> List[tuple]:
+    """``(path, tree)`` of the modules the script imports that are files next to it."""
+    import os  # noqa: PLC0415
+
+    folder = os.path.dirname(os.path.abspath(script))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+    out = []
+    for name in sorted(names):
+        candidate = os.path.join(folder, *name.split(".")) + ".py"
+        if not os.path.isfile(candidate):
+            continue
+        try:
+            with open(candidate, encoding="utf-8") as f:
+                out.append((candidate, ast.parse(f.read(), candidate)))
+        except (OSError, SyntaxError, ValueError):
+            continue
+    return out
+
+
+def _attribute_match(expr: str, allocations: Dict[str, int]) -> Optional[str]:
+    if "." not in expr:
+        return None
+    attr = expr.rsplit(".", 1)[1]
+    hits = [target for target in allocations if target.endswith("." + attr)]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _requires_grad_call(node) -> bool:

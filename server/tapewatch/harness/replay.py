@@ -124,7 +124,7 @@ def _install_hooks(wp, np) -> None:
         r = _current
         if r is None or not r._active:
             return orig_backward(tape, loss, grads, *args, **kwargs)
-        r._on_loss(loss, grads)
+        r._on_loss(loss, grads, tape)
         if r._mode == "fd":
             return None  # an FD evaluation needs the objective only
         return orig_backward(tape, loss, grads, *args, **kwargs)
@@ -154,7 +154,8 @@ class Replayer:
         self.script = os.path.abspath(script)
         self.params = list(params)
         for p in self.params:
-            p.path = os.path.abspath(p.path or self.script)
+            # A relative path is relative to the script (as the harness writes it).
+            p.path = os.path.abspath(os.path.join(os.path.dirname(self.script), p.path) if p.path else self.script)
         self.args = list(args)
         self.seed = seed
         # A point other than the program's own: param index -> [(flat index, offset)] added to every run.
@@ -216,12 +217,15 @@ class Replayer:
         finally:
             self._local.busy = False
 
-    def _on_loss(self, loss, grads) -> None:
+    def _on_loss(self, loss, grads, tape=None) -> None:
         np = self.np
         self._local.busy = True
         try:
             total, scale = 0.0, 0.0
             pairs = [(loss, None)] if loss is not None else list((grads or {}).items())
+            if not pairs and tape is not None:
+                # backward() seeded by hand (``y.grad.fill_(...)``): the objective is seed · output.
+                pairs = self._seeded_outputs(tape)
             for arr, seed in pairs:
                 values = arr.numpy().astype(np.float64)
                 if seed is not None:
@@ -234,6 +238,20 @@ class Replayer:
         self._run.objective += total
         self._run.loss_scale = max(self._run.loss_scale, scale, abs(self._run.objective))
         self._run.backward_calls += 1
+
+    def _seeded_outputs(self, tape) -> list:
+        from ..probe import warp_seams  # noqa: PLC0415
+
+        out, seen = [], set()
+        for item in warp_seams.tape_launches(tape):
+            for arr in item.launch.outputs:
+                grad = getattr(arr, "grad", None) if isinstance(arr, self.wp.array) else None
+                if grad is None or id(arr) in seen:
+                    continue
+                seen.add(id(arr))
+                if self.np.any(grad.numpy() != 0):
+                    out.append((arr, grad))
+        return out
 
     def _consume(self, arr) -> None:
         for index, arrays in self._site_arrays.items():

@@ -73,7 +73,9 @@ def render(plan: Plan, form: str, tapewatch_path: str) -> str:
         if p.line is None:
             lines.append("    fdcheck.Parameter(%r, line=None),  # TODO: fill in the line that allocates it" % p.name)
         elif p.path and os.path.abspath(p.path) != os.path.abspath(plan.script):
-            lines.append("    fdcheck.Parameter(%r, line=%d, path=%r),%s" % (p.name, p.line, p.path, comment))
+            # Relative to the script: the harness keeps working when the project moves.
+            rel = os.path.relpath(os.path.abspath(p.path), os.path.dirname(os.path.abspath(plan.script)))
+            lines.append("    fdcheck.Parameter(%r, line=%d, path=%r),%s" % (p.name, p.line, rel, comment))
         else:
             lines.append("    fdcheck.Parameter(%r, line=%d),%s" % (p.name, p.line, comment))
     if not plan.params:
