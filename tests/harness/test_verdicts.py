@@ -48,3 +48,21 @@ def test_a_hand_seeded_backward_and_a_parameter_in_a_module(tmp_path, python):
     assert f.location.path == str(tmp_path / "params_model.py")
     seeded = verdict(tmp_path, "seeded_backward.py", python)
     assert seeded.code == "TW400" and seeded.data["parameter"] == "x"  # `y.grad.fill_` is a seed, not a parameter
+
+
+def test_a_harness_survives_an_edit_above_the_parameter_and_says_when_it_is_stale(tmp_path, python):
+    script = tmp_path / "seeded_backward.py"
+    shutil.copy(PROGRAMS / "seeded_backward.py", script)
+    harness = generate(str(script), python)
+    text = script.read_text()
+    script.write_text("# one\n# two\n# three\n" + text)
+    result = asyncio.run(run_probe(RunRequest(script=harness, python=python)))
+    lines = sorted(f.location.line for f in result.findings if f.code == "TW400")
+    alloc = 1 + next(i for i, line in enumerate(script.read_text().splitlines()) if line.startswith("x = wp.array"))
+    back = 1 + next(i for i, line in enumerate(script.read_text().splitlines()) if "tape.backward()" in line)
+    assert lines == [alloc, back]
+    script.write_text(script.read_text().replace("x = wp.array", "xs = wp.array").replace("inputs=[x]", "inputs=[xs]")
+                      .replace("x.grad", "xs.grad"))
+    stale = asyncio.run(run_probe(RunRequest(script=harness, python=python)))
+    [f] = stale.findings
+    assert f.code == "TW406" and "stale" in f.message and "tapewatch harness" in f.message

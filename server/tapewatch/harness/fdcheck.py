@@ -111,12 +111,20 @@ def _check(channel, harness_file, script, parameters, loss, settings, script_arg
                      "array it differentiates and make sure the script reaches its backward call")
     problems = []
     for i, p in enumerate(parameters):
-        if reference.allocations.get(i, 0) == 0:
-            problems.append("PARAMETERS[%d] (`%s`): no array was allocated at line %d of %s; set `line=` to the "
-                            "line that allocates `%s`" % (i, p.name, p.line, os.path.basename(script), p.name))
+        if p.stale or reference.allocations.get(i, 0) == 0:
+            problems.append("PARAMETERS[%d] (`%s`): no array was allocated at line %d of %s, and no statement "
+                            "there assigns `%s` any more: the harness is stale. Regenerate it (`tapewatch harness "
+                            "%s`, or the editor's \"Generate FD harness\" quick fix), or set `line=` to the line that "
+                            "allocates `%s`" % (i, p.name, p.line, os.path.basename(p.path or script), p.name,
+                                                os.path.basename(script), p.name))
         elif p.occurrence is None:
             p.occurrence = 0  # every allocation there got a zero gradient: check the first one
             reference = replayer.run("reference")
+    for i, p in enumerate(parameters):
+        if not problems and reference.values.get(i) is None:
+            problems.append("PARAMETERS[%d] (`%s`): the script never reads its gradient, so there is nothing to "
+                            "compare; regenerate the harness (`tapewatch harness %s`) or pick another parameter"
+                            % (i, p.name, os.path.basename(script)))
     if problems:
         return _fail(channel, harness_file, "; ".join(problems))
 
@@ -437,11 +445,12 @@ def result_findings(r: ParamResult, script: str, loss: Loss, reference, settings
             "verdict": r.verdict if r.nan == 0 else "fail", "nonsmooth": r.nonsmooth, "noisy": r.noisy,
             "point": r.point}
     alloc = Location(p.path or script, p.line, 1)
+    backward_lines = reference.backward_lines or loss.backward_lines  # as the script is now, edits included
     related = [Related(Location(script, line, 1), "the loss is differentiated here", "backward")
-               for line in loss.backward_lines]
+               for line in backward_lines]
     out = [Finding(code=code, message=message, location=alloc, severity=codes.severity(code), related=related,
                    id="%s-%s" % (code.lower(), p.name), data=data)]
-    for line in loss.backward_lines:
+    for line in backward_lines:
         out.append(Finding(code=code, message=message, location=Location(script, line, 1),
                            severity=codes.severity(code),
                            related=[Related(alloc, "`%s` is allocated here" % p.name, "parameter")],

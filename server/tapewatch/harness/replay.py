@@ -47,9 +47,37 @@ class ParamSite:
         self.line = line
         self.path = path
         self.occurrence = occurrence  # None: resolved by which array's gradient is consumed
+        self.stale = False  # the script no longer assigns this name anywhere
 
     def __repr__(self):
         return "ParamSite(%r, line=%d)" % (self.name, self.line)
+
+
+def resolve_line(path: str, name: str, line: int) -> int:
+    """The allocation line of ``name`` now: the recorded line is a hint, the name is the key.
+
+    Lines inserted above the allocation since the harness was written move it; the statement that
+    assigns ``name`` (or its last attribute, ``self.stiffness`` for ``model.stiffness``) is found
+    again, preferring one with ``requires_grad``.  None when the name is assigned nowhere (the
+    harness then says what to regenerate).
+    """
+    import linecache  # noqa: PLC0415
+    import re  # noqa: PLC0415
+
+    lines = linecache.getlines(path)
+    attr = name.rsplit(".", 1)[-1].split("[", 1)[0]
+    # ``name = ...`` or ``obj.name = ...`` (``name: T = ...``) as a statement of its own.
+    assigns = re.compile(r"^\s*(?:[\w\[\].]*\.)?%s\s*(?::[^=]*)?=(?!=)" % re.escape(attr))
+    if line and 0 < line <= len(lines) and assigns.search(lines[line - 1]):
+        return line
+    hits = [n for n, text in enumerate(lines, start=1) if assigns.search(text.split("#", 1)[0])]
+    with_grad = [n for n in hits if "requires_grad" in lines[n - 1]]
+    for candidates in (with_grad, hits):
+        if len(candidates) == 1:
+            return candidates[0]
+        if candidates and line:
+            return min(candidates, key=lambda n: abs(n - line))
+    return None if lines else line  # None: the name is assigned nowhere (a stale harness)
 
 
 class Outcome:
@@ -57,6 +85,7 @@ class Outcome:
         self.objective = 0.0  # float64 sum of the losses seen at backward calls
         self.loss_scale = 0.0  # largest |loss| seen, for the rounding estimate
         self.backward_calls = 0
+        self.backward_lines: List[int] = []  # where the script calls backward() (its lines as they are now)
         self.stopped_by = "end"  # "consumption" or "end"
         self.grads: Dict[int, "object"] = {}  # param index -> float64 flat gradient as consumed
         self.values: Dict[int, "object"] = {}  # param index -> float64 flat values at allocation
@@ -124,6 +153,9 @@ def _install_hooks(wp, np) -> None:
         r = _current
         if r is None or not r._active:
             return orig_backward(tape, loss, grads, *args, **kwargs)
+        frame = frames.innermost_user_frame(sys._getframe(1))
+        if frame is not None and frame.f_code.co_filename == r.script and frame.f_lineno not in r._run.backward_lines:
+            r._run.backward_lines.append(frame.f_lineno)
         r._on_loss(loss, grads, tape)
         if r._mode == "fd":
             return None  # an FD evaluation needs the objective only
@@ -156,6 +188,9 @@ class Replayer:
         for p in self.params:
             # A relative path is relative to the script (as the harness writes it).
             p.path = os.path.abspath(os.path.join(os.path.dirname(self.script), p.path) if p.path else self.script)
+            resolved = resolve_line(p.path, p.name, p.line)
+            p.stale = resolved is None
+            p.line = resolved or p.line
         self.args = list(args)
         self.seed = seed
         # A point other than the program's own: param index -> [(flat index, offset)] added to every run.
