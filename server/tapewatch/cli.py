@@ -38,6 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="check each taped launch's adjoint against finite differences (the default)")
     check.add_argument("--no-check-launches", dest="check_launches", action="store_false",
                        help="skip the per-launch adjoint checks")
+    check.add_argument("--baseline", default=None, metavar="RUN.json",
+                       help="compare with an earlier run (from .tapewatch/runs/): new, fixed and unchanged findings")
+    check.add_argument("--no-evidence", action="store_true",
+                       help="do not keep this run under .tapewatch/runs/ in the project")
     check.add_argument("--cold", action="store_true",
                        help="rebuild every kernel module, as Warp's tracker does (default: reuse cached binaries)")
     check.add_argument("--no-lint", action="store_true", default=not defaults.LINT,
@@ -46,6 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="place findings inside installed packages too (default: at your call into them)")
     check.add_argument("-q", "--quiet", action="store_true", help="do not echo the script's output")
     # Arguments for the script follow ``--``; main() splits them off first.
+
+    history = sub.add_parser("history", help="list the kept runs of a script (.tapewatch/runs/)")
+    history.add_argument("script")
+    history.add_argument("--format", choices=("text", "json"), default="text")
 
     harness = sub.add_parser("harness", help="write a finite-difference harness next to a script")
     harness.add_argument("script")
@@ -72,6 +80,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return check(ns)
     if ns.command == "harness":
         return write_harness(ns)
+    if ns.command == "history":
+        return show_history(ns)
     if ns.command == "lint":
         from . import lint_cli  # noqa: PLC0415
 
@@ -100,6 +110,26 @@ def write_harness(ns) -> int:
     return EXIT_CLEAN
 
 
+def show_history(ns) -> int:
+    import json  # noqa: PLC0415
+
+    from . import evidence  # noqa: PLC0415
+
+    runs = evidence.history(ns.script)
+    if ns.format == "json":
+        print(json.dumps([dict(data, file=path) for path, data in runs], indent=1))
+        return EXIT_CLEAN
+    if not runs:
+        print("tapewatch: no kept runs of %s (runs are kept under %s)" % (ns.script, evidence.FOLDER))
+        return EXIT_CLEAN
+    for path, data in runs:
+        counts = data.get("counts") or {}
+        print("%s  %-8s  %d errors, %d warnings  Warp %s on %s  script %s  %s" % (
+            data.get("time"), data.get("status"), counts.get("error", 0), counts.get("warning", 0),
+            data.get("warp_version"), data.get("device"), data.get("script_hash"), os.path.relpath(path)))
+    return EXIT_CLEAN
+
+
 def check(ns) -> int:
     from .report import to_json, to_sarif, to_text  # noqa: PLC0415
     from .runner import RunRequest, run_probe  # noqa: PLC0415
@@ -108,6 +138,15 @@ def check(ns) -> int:
     if ns.cwd and not os.path.isdir(ns.cwd):
         print("tapewatch: --cwd %s is not a directory" % ns.cwd, file=sys.stderr)
         return EXIT_TOOL
+    baseline = None
+    if ns.baseline:
+        from . import evidence  # noqa: PLC0415
+
+        try:
+            baseline = evidence.load(ns.baseline)
+        except (OSError, ValueError) as exc:
+            print("tapewatch: --baseline: %s" % exc, file=sys.stderr)
+            return EXIT_TOOL
     req = RunRequest(script=ns.script, python=ns.python, device=ns.device, timeout=ns.timeout,
                      cwd=ns.cwd, args=args, graph=not ns.no_graph,
                      check_launches=ns.check_launches, library_frames=ns.library_frames, lint=not ns.no_lint, cold=ns.cold)
@@ -134,9 +173,36 @@ def check(ns) -> int:
     else:
         out = to_text(result, base=base)
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    if not ns.no_evidence and not result.tool_failed:
+        from . import evidence  # noqa: PLC0415
+
+        kept = evidence.save(result)
+        if kept:
+            err.write("tapewatch: this run is kept as %s\n" % os.path.relpath(kept))
+    if baseline is not None:
+        return _report_baseline(baseline, result, err)
     if result.tool_failed:
         return EXIT_TOOL
     return EXIT_FINDINGS if result.problems() else EXIT_CLEAN
+
+
+def _report_baseline(baseline: dict, result, err) -> int:
+    """Before/after a fix: what is new, what is fixed, how the FD errors moved (exit 1 on anything new)."""
+    from . import evidence  # noqa: PLC0415
+
+    diff = evidence.compare(baseline, result.findings, evidence.project_root(result.script))
+    err.write("tapewatch: against the run of %s: %d new, %d fixed, %d unchanged\n"
+              % (baseline.get("time"), len(diff["new"]), len(diff["fixed"]), len(diff["unchanged"])))
+    for label in ("new", "fixed"):
+        for obj in diff[label]:
+            err.write("  %s %s %s:%s %s\n" % (label, obj.get("code"), obj.get("path"), obj.get("line"),
+                                              str(obj.get("message", ""))[:160]))
+    for move in diff["fd"]:
+        err.write("  FD error of %s: %.3g -> %.3g\n" % (move["key"][2], move["before"], move["after"]))
+    if result.tool_failed:
+        return EXIT_TOOL
+    new_problems = [o for o in diff["new"] if o.get("severity") in ("error", "warning")]
+    return EXIT_FINDINGS if new_problems else EXIT_CLEAN
 
 
 async def _until_signalled(coro):

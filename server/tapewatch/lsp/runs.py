@@ -28,7 +28,7 @@ from typing import Any, Dict, Optional
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from .. import runner
+from .. import evidence, runner
 from ..harness.writer import find_harness
 from ..runner import RunRequest, RunResult
 from . import uris
@@ -254,6 +254,10 @@ class RunsFeature(Feature):
                            for f in result.findings]
                 diagnostics.set_run(run.path, entries, snap)  # type: ignore[attr-defined]
             self.results[uris.key(run.path)] = {"uri": run.uri, "result": result}
+            if not result.tool_failed:
+                kept = evidence.save(result)  # .tapewatch/runs/: before/after a fix, for `--baseline`
+                if kept:
+                    summary["evidence"] = kept
         except Exception as exc:
             progress.end("%s: could not show the results: %s" % (name, exc))
             self._finish_notify(run, dict(summary, status="failed"))
