@@ -51,6 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true", help="do not echo the script's output")
     # Arguments for the script follow ``--``; main() splits them off first.
 
+    bis = sub.add_parser("bisect", help="find the first step at which AD and finite differences diverge")
+    bis.add_argument("script")
+    bis.add_argument("--knob", default=None, help="the module-level constant that sets the horizon (default: found)")
+    bis.add_argument("--python", default=sys.executable, help="interpreter that has Warp (default: this one)")
+    bis.add_argument("--timeout", type=float, default=defaults.TIMEOUT_S, help="seconds per FD run")
+    bis.add_argument("--format", choices=("text", "json"), default="text")
+
     history = sub.add_parser("history", help="list the kept runs of a script (.tapewatch/runs/)")
     history.add_argument("script")
     history.add_argument("--format", choices=("text", "json"), default="text")
@@ -82,6 +89,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return write_harness(ns)
     if ns.command == "history":
         return show_history(ns)
+    if ns.command == "bisect":
+        return run_bisect(ns)
     if ns.command == "lint":
         from . import lint_cli  # noqa: PLC0415
 
@@ -108,6 +117,34 @@ def write_harness(ns) -> int:
     print(path)
     print("tapewatch: run it with `tapewatch check %s`" % os.path.relpath(path), file=sys.stderr)
     return EXIT_CLEAN
+
+
+def run_bisect(ns) -> int:
+    import json  # noqa: PLC0415
+
+    from .bisect import bisect  # noqa: PLC0415
+    from .report.text import finding_lines  # noqa: PLC0415
+
+    if not os.path.isfile(ns.script):
+        print("tapewatch: no such script: %s" % ns.script, file=sys.stderr)
+        return EXIT_TOOL
+
+    def progress(step: dict) -> None:
+        sys.stderr.write("tapewatch bisect: horizon %d: %s\n" % (step["k"], step["verdict"]))
+        sys.stderr.flush()
+
+    findings, signum = asyncio.run(_until_signalled(bisect(os.path.abspath(ns.script), ns.python, ns.knob,
+                                                           ns.timeout, progress)))
+    if findings is None:
+        return 128 + signum
+    if ns.format == "json":
+        print(json.dumps([f.to_json() for f in findings], indent=2))
+    else:
+        for f in findings:
+            print("\n".join(finding_lines(f, os.getcwd())))
+    if any(f.code == "TW406" for f in findings):
+        return EXIT_TOOL
+    return EXIT_FINDINGS if any(f.code == "TW410" for f in findings) else EXIT_CLEAN
 
 
 def show_history(ns) -> int:

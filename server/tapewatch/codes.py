@@ -87,6 +87,8 @@ _ALL = [
          "The loss grows at every optimizer iteration: the step size is too large, not the gradient wrong"),
     Code("TW409", "fd-inconclusive", "information",
          "Finite differences cannot measure a parameter's gradient here (a kink, a jump, rounding noise)"),
+    Code("TW410", "fd-diverges-at-step", "warning",
+         "AD and finite differences agree up to k steps of the horizon and diverge at k+1 (tapewatch bisect)"),
     # TW9xx: the tool could not do its job
     Code("TW901", "script-raised", "error", "The script raised an exception"),
     Code("TW902", "script-syntax-error", "error", "The script is not valid Python"),
