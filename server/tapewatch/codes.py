@@ -155,6 +155,43 @@ def docs_dir() -> Optional[str]:
     return None
 
 
+_fixes: Dict[str, Optional[str]] = {}
+
+
+def fix(code: str) -> Optional[str]:
+    """One line on what to do, from the code's page (the first sentence of "Use instead")."""
+    if code not in _fixes:
+        _fixes[code] = _first_sentence_of(code, "## Use instead")
+    return _fixes[code]
+
+
+def _first_sentence_of(code: str, heading: str) -> Optional[str]:
+    import re  # noqa: PLC0415
+
+    base = docs_dir()
+    if base is None:
+        return None
+    try:
+        with open(os.path.join(base, code + ".md"), encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return None
+    start = text.find(heading)
+    if start < 0:
+        return None
+    body = text[start + len(heading):].split("\n## ", 1)[0]
+    paragraph = ""
+    for block in body.strip().split("\n\n"):
+        block = block.strip()
+        if block and not block.startswith("```"):
+            paragraph = " ".join(line.strip().lstrip("-* ").strip() for line in block.splitlines())
+            break
+    if not paragraph:
+        return None
+    sentence = re.split(r"(?<=[.!?])\s", paragraph, maxsplit=1)[0].strip()
+    return sentence.rstrip(":") if len(sentence) <= 240 else sentence[:237].rstrip() + "..."
+
+
 def doc_uri(code: str) -> Optional[str]:
     base = docs_dir()
     if base is None:

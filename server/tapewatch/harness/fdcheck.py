@@ -448,14 +448,9 @@ def result_findings(r: ParamResult, script: str, loss: Loss, reference, settings
     backward_lines = reference.backward_lines or loss.backward_lines  # as the script is now, edits included
     related = [Related(Location(script, line, 1), "the loss is differentiated here", "backward")
                for line in backward_lines]
-    out = [Finding(code=code, message=message, location=alloc, severity=codes.severity(code), related=related,
-                   id="%s-%s" % (code.lower(), p.name), data=data)]
-    for line in backward_lines:
-        out.append(Finding(code=code, message=message, location=Location(script, line, 1),
-                           severity=codes.severity(code),
-                           related=[Related(alloc, "`%s` is allocated here" % p.name, "parameter")],
-                           id="%s-%s-%d" % (code.lower(), p.name, line), data=data))
-    return out
+    # One verdict, one finding: on the parameter, the backward calls as related locations.
+    return [Finding(code=code, message=message, location=alloc, severity=codes.severity(code), related=related,
+                    id="%s-%s" % (code.lower(), p.name), data=data)]
 
 
 def _print_table(script, reference, results, form) -> None:

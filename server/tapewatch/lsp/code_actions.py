@@ -65,10 +65,15 @@ class CodeActionsFeature(Feature):
                 for action in found or ():
                     if not _wanted(action, only):
                         continue
-                    if isinstance(action, types.CodeAction) and any(
-                            isinstance(a, types.CodeAction) and a.kind == action.kind and a.title == action.title
-                            and a.kind != types.CodeActionKind.QuickFix for a in actions):
-                        continue  # one "Generate FD harness" per request, however many diagnostics
+                    twin = next((a for a in actions if _same(a, action)), None)
+                    if twin is not None:
+                        # One "Show documentation for TW101" per request, however many TW101s on the line:
+                        # the action lists every diagnostic it answers.
+                        if isinstance(twin, types.CodeAction) and isinstance(action, types.CodeAction):
+                            merged = list(twin.diagnostics or [])
+                            merged += [d for d in action.diagnostics or [] if d not in merged]
+                            twin.diagnostics = merged or None
+                        continue
                     actions.append(action)
         return actions or None
 
@@ -83,6 +88,13 @@ class CodeActionsFeature(Feature):
         else:
             self.server.show("Tapewatch %s: %s" % (code, href), types.MessageType.Info)
         return {"uri": href}
+
+
+def _same(a: Action, b: Action) -> bool:
+    if isinstance(a, types.CodeAction) and isinstance(b, types.CodeAction):
+        return a.kind == b.kind and a.title == b.title
+    return isinstance(a, types.Command) and isinstance(b, types.Command) and a.title == b.title \
+        and a.command == b.command and a.arguments == b.arguments
 
 
 def _wanted(action: Action, only: Optional[Sequence[str]]) -> bool:

@@ -255,9 +255,13 @@ def to_diagnostic(entry: Entry, uri_of: Callable[[str], str]) -> types.Diagnosti
             message=r.message or entry.code)
         for r in entry.related
     ]
+    message = entry.message
+    remedy = codes.fix(entry.code) if entry.severity in ("error", "warning") else None
+    if remedy and "Fix:" not in message:
+        message += "\nFix: " + remedy  # the hover says what to do, not only what is wrong
     return types.Diagnostic(
         range=entry.span.to_range(),
-        message=entry.message,
+        message=message,
         severity=SEVERITY.get(entry.severity, types.DiagnosticSeverity.Warning),
         code=entry.code,
         code_description=types.CodeDescription(href=href) if href else None,

@@ -1,6 +1,5 @@
 """A wrong adjoint that only shows away from zero: the program starts at w = 0, where it agrees."""
 
-import numpy as np
 import warp as wp
 
 
