@@ -116,7 +116,20 @@ class RunResult:
             "tapes": len(self.tapes),
             "incomplete": self.incomplete,
             "launch_checks": self.launch_checks,
+            "failure": self.failure(),
         }
+
+    def failure(self) -> Optional[dict]:
+        """Why the run failed, for a one-line message: the tool failure, else the script's exception."""
+        failing = (next((f for f in self.findings if f.code in TOOL_FAILURES), None)
+                   or next((f for f in self.findings if f.code == "TW901"), None))
+        if failing is None:
+            return None
+        lines = failing.message.strip().splitlines() or [""]
+        out = {"code": failing.code, "message": lines[0][:300]}
+        if failing.location is not None and os.path.isfile(failing.location.path):
+            out.update(path=failing.location.path, line=failing.location.line)
+        return out
 
 
 def probe_pythonpath() -> str:
@@ -200,9 +213,15 @@ async def run_probe(
     req: RunRequest,
     on_output: Optional[OutputCallback] = None,
     on_event: Optional[EventCallback] = None,
+    into: Optional[RunResult] = None,
 ) -> RunResult:
-    """Run the probe; cancelling the awaiting task kills the process tree."""
-    result = RunResult(script=os.path.abspath(req.script), device=req.device, python=req.python)
+    """Run the probe; cancelling the awaiting task kills the process tree.
+
+    ``into`` is filled as events arrive, so a caller that cancels the run
+    still holds the findings reported so far.
+    """
+    result = into if into is not None else RunResult(script=os.path.abspath(req.script))
+    result.script, result.device, result.python = os.path.abspath(req.script), req.device, req.python
     started = time.perf_counter()
     if not os.path.isfile(req.script):
         result.findings.append(codes.tool_finding("TW909", "Script not found: %s" % req.script))

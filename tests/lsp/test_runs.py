@@ -144,6 +144,7 @@ async def test_interpreter_without_warp(lsp, tmp_path):
     uri = open_doc(lsp, EXAMPLES / "copy_overwrite.py")
     summary = await run(lsp, uri)
     assert summary["status"] == "failed"
+    assert summary["failure"]["code"] == "TW903" and "warp" in summary["failure"]["message"].lower()
     diags = diagnostics(lsp, uri)
     assert [d.code for d in diags] == ["TW903"]
     assert diags[0].range.start.line == 0
@@ -165,7 +166,8 @@ async def test_missing_interpreter_and_device(lsp, tmp_path):
     lsp.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"tapewatch": {"interpreter": sys.executable, "device": "cuda:99"}}))
     summary = await run(lsp, uri)
-    assert summary["status"] == "failed"
+    assert summary["status"] == "failed" and summary["failure"]["code"] == "TW904"
+    assert "cuda:99" in summary["failure"]["message"]
     assert [d.code for d in diagnostics(lsp, uri)] == ["TW904"]
 
 
@@ -178,6 +180,8 @@ async def test_syntax_error_script(client, tmp_path):
     diags = diagnostics(client, uri)
     assert [d.code for d in diags] == ["TW902"]
     assert 2 <= diags[0].range.start.line <= 4
+    failure = summary["failure"]
+    assert failure["code"] == "TW902" and failure["path"] == str(script) and failure["line"] == diags[0].range.start.line + 1
     await still_answers(client)
 
 
@@ -384,3 +388,74 @@ async def test_cwd_args_env_settings(lsp, tmp_path):
     assert any("is not a folder" in m.message for m in lsp.messages)
     out = "\n".join(m.message for m in lsp.log_messages)
     assert "ARGS [] CWD %s ENV None" % tmp_path in out  # the script's folder
+
+
+@pytest.mark.timeout(60)
+async def test_a_cancel_while_the_client_accepts_the_progress_token_is_clean(client, tmp_path):
+    """The run is cancelled while the server waits for window/workDoneProgress/create;
+    the client's late answer must not surface as "Error in server: CANCELLED"."""
+    answered = asyncio.Event()
+    features = client.protocol.fm.features
+    accept = features[types.WINDOW_WORK_DONE_PROGRESS_CREATE]
+
+    async def slow_create(params):
+        await asyncio.sleep(1.5)
+        answered.set()
+        return accept(params)
+
+    features[types.WINDOW_WORK_DONE_PROGRESS_CREATE] = slow_create
+    script, _, _ = slow_script(tmp_path)
+    uri = open_doc(client, script)
+    task = asyncio.ensure_future(run(client, uri, msg_id="run-during-create"))
+    await asyncio.sleep(0.5)  # the server is waiting for the token
+    client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="run-during-create"))
+    with pytest.raises(JsonRpcException):  # RequestCancelled
+        await task
+    await asyncio.wait_for(answered.wait(), 5)
+    await still_answers(client)
+    await asyncio.sleep(0.3)  # the late answer has been handled
+    errors = [m.message for m in client.messages + client.log_messages
+              if "CANCELLED" in m.message or "Error in server" in m.message]
+    assert errors == []
+    await wait_for(lambda: client.run_finished, timeout=5)
+    assert client.run_finished[-1].summary.status == "cancelled"
+
+
+PARTIAL = """\
+import os, time
+import numpy as np
+import warp as wp
+
+@wp.kernel
+def damp(x: wp.array(dtype=float), x_prev: wp.array(dtype=float), x_out: wp.array(dtype=float)):
+    i = wp.tid()
+    x_out[i] = x[i] * x_prev[i]
+
+x = wp.array(np.linspace(0.0, 1.0, 8, dtype=np.float32), requires_grad=True)
+x_prev = wp.array(np.ones(8, dtype=np.float32), requires_grad=True)
+x_next = wp.zeros(8, dtype=float, requires_grad=True)
+tape = wp.Tape()
+with tape:
+    wp.launch(damp, dim=8, inputs=[x, x_prev], outputs=[x_next])
+    wp.copy(x_prev, x)
+tape.backward(grads={x_next: wp.ones(8, dtype=float)})
+print("backward done", flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.timeout(90)
+async def test_a_cancelled_run_keeps_the_findings_it_reported(client, tmp_path):
+    script = write(tmp_path / "partial.py", PARTIAL)
+    uri = open_doc(client, script)
+    task = asyncio.ensure_future(run(client, uri, token="tok-partial"))
+    await wait_for(lambda: any("backward done" in m.message for m in client.log_messages), timeout=60)
+    await wait_for(lambda: any(isinstance(r, types.WorkDoneProgressReport) and "1 finding so far" in (r.message or "")
+                               for r in client.progress_reports["tok-partial"]), timeout=10)
+    client.protocol.notify(types.WINDOW_WORK_DONE_PROGRESS_CANCEL,
+                           types.WorkDoneProgressCancelParams(token="tok-partial"))
+    summary = await asyncio.wait_for(task, 10)
+    assert summary["status"] == "cancelled" and summary["findings"] == 1
+    assert lines_of(diagnostics(client, uri), "TW102") == [16]
+    end = client.progress_reports["tok-partial"][-1]
+    assert isinstance(end, types.WorkDoneProgressEnd) and "1 finding so far" in end.message

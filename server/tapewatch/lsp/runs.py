@@ -11,7 +11,9 @@ the server creates when the client supports it.  The script's output is
 streamed as ``window/logMessage`` (batched and bounded, see ``output``).
 Every run ends with ``tapewatch/runFinished`` ``{uri, summary}``; the
 command returns the summary.  Findings become diagnostics through the
-diagnostics feature; a cancelled run leaves the previous ones in place.
+diagnostics feature.  A cancelled run publishes the findings it reported
+before the cancel (the summary says how many); with none, or when a newer
+run of the same file took over, the previous diagnostics stay.
 """
 
 from __future__ import annotations
@@ -76,7 +78,9 @@ class RunProgress:
         if self.token is None and self.server.supports("window.work_done_progress"):
             token = "tapewatch-run-" + uuid.uuid4().hex
             try:
-                await asyncio.wait_for(progress.create_async(token), 5.0)
+                # Shielded: a run cancelled while the client decides must not cancel the
+                # pending request itself (pygls would answer the command with "CANCELLED").
+                await asyncio.wait_for(asyncio.shield(progress.create_async(token)), 5.0)
                 self.token, self.created = token, True
             except asyncio.CancelledError:
                 raise
@@ -215,16 +219,18 @@ class RunsFeature(Feature):
                                 % (name, counts["findings"], "" if counts["findings"] == 1 else "s",
                                    counts["tapes"], "" if counts["tapes"] == 1 else "s"))
 
+        # Filled as events arrive: a cancelled run still shows what it found so far.
+        result = RunResult(script=run.path)
+        checked = RunResult(script=run.path)
         try:
             await progress.begin("Tapewatch", "%s on %s" % (name, req.device))
-            result = await runner.run_probe(req, on_output=output.add, on_event=on_event)
+            await runner.run_probe(req, on_output=output.add, on_event=on_event, into=result)
             harness = None if result.tool_failed or runner.is_harness(run.path) else find_harness(run.path)
             if harness is not None:
                 # An FD harness written for this script: its numbers join the run's findings.
                 progress.report("%s: FD check with %s" % (name, os.path.basename(harness)))
-                checked = await runner.run_probe(dataclasses.replace(req, script=harness),
-                                                 on_output=output.add, on_event=on_event)
-                result.findings.extend(checked.findings)
+                await runner.run_probe(dataclasses.replace(req, script=harness),
+                                       on_output=output.add, on_event=on_event, into=checked)
                 result.seconds += checked.seconds
         except asyncio.CancelledError:
             task = asyncio.current_task()
@@ -233,9 +239,15 @@ class RunsFeature(Feature):
             output.close()
             if not run.cancel_reason:
                 run.cancel_reason = "cancelled"
-            summary = self._cancelled_summary(run, req)
-            progress.end("%s: %s" % (name, run.cancel_reason))
-            self.server.log("tapewatch: %s: run %s" % (name, run.cancel_reason), types.MessageType.Info)
+            result.findings.extend(checked.findings)
+            result.outcome = "cancelled"
+            summary = self._cancelled_summary(run, req, partial=result)
+            if result.findings and diagnostics is not None and not _superseded(run.cancel_reason):
+                self._publish(run, req, result, snap)
+            n = summary["findings"]
+            progress.end("%s: %s, %d finding%s so far" % (name, run.cancel_reason, n, "" if n == 1 else "s"))
+            self.server.log("tapewatch: %s: run %s after %d finding%s"
+                            % (name, run.cancel_reason, n, "" if n == 1 else "s"), types.MessageType.Info)
             self._finish_notify(run, summary)
             return summary
         except Exception as exc:
@@ -244,15 +256,11 @@ class RunsFeature(Feature):
             self._finish_notify(run, self._cancelled_summary(run, req, status="failed"))
             raise
         output.close()
+        result.findings.extend(checked.findings)
         summary = dict(result.summary(), uri=run.uri)
         try:
             if diagnostics is not None:
-                src = LineSource(buffers=(lambda p: snap.saved.get(uris.key(p))) if snap else None,
-                                 units=self.server.client_units)
-                entries = [entry_of(f, result.script, run.uri, src, cwd=req.cwd or os.path.dirname(run.path),
-                                    kind="lint" if f.data.get("source") == "lint" else "run")
-                           for f in result.findings]
-                diagnostics.set_run(run.path, entries, snap)  # type: ignore[attr-defined]
+                self._publish(run, req, result, snap)
             self.results[uris.key(run.path)] = {"uri": run.uri, "result": result}
             if not result.tool_failed:
                 kept = evidence.save(result)  # .tapewatch/runs/: before/after a fix, for `--baseline`
@@ -268,9 +276,19 @@ class RunsFeature(Feature):
         self._finish_notify(run, summary)
         return summary
 
+    def _publish(self, run: Run, req: RunRequest, result: RunResult, snap: Any) -> None:
+        diagnostics = self.server.get_feature("diagnostics")
+        src = LineSource(buffers=(lambda p: snap.saved.get(uris.key(p))) if snap else None,
+                         units=self.server.client_units)
+        entries = [entry_of(f, result.script, run.uri, src, cwd=req.cwd or os.path.dirname(run.path),
+                            kind="lint" if f.data.get("source") == "lint" else "run")
+                   for f in result.findings]
+        diagnostics.set_run(run.path, entries, snap)  # type: ignore[union-attr]
+
     def _cancelled_summary(self, run: Run, req: Optional[RunRequest] = None,
-                           status: str = "cancelled") -> Dict[str, Any]:
-        result = RunResult(script=run.path, device=req.device if req else None, outcome="cancelled")
+                           status: str = "cancelled", partial: Optional[RunResult] = None) -> Dict[str, Any]:
+        result = partial or RunResult(script=run.path, device=req.device if req else None, outcome="cancelled")
+        result.outcome = "cancelled"
         summary = dict(result.summary(), uri=run.uri)
         summary["status"] = status
         if run.cancel_reason:
@@ -322,6 +340,11 @@ def one_line(name: str, result: RunResult) -> str:
         return "%s: failed: %s" % (name, what[:200])
     return "%s on %s with Warp %s in %.1fs: %s" % (
         name, result.device or "?", result.warp_version or "?", result.seconds, ", ".join(parts) or "no findings")
+
+
+def _superseded(reason: str) -> bool:
+    """A newer run of the same file publishes its own findings; this one's partial set would flicker."""
+    return reason.startswith("a newer run")
 
 
 def _uri_argument(args: Any) -> Optional[str]:
