@@ -4,6 +4,7 @@ and opens the file, and verification runs that include its numbers."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 from lsprotocol import types
@@ -60,6 +61,18 @@ async def test_generate_harness_from_the_backward_line_and_run_it(client, tmp_pa
     [fd] = [d for d in diags if d.code == "TW401"]
     assert [r.location.range.start.line + 1 for r in fd.related_information] == [backward + 1]
     assert all("AD 0 vs FD" in d.message for d in diags if d.code == "TW401")
+
+    # One run, one set: the harness run alone replaces the FD layer; the script's next run
+    # replaces both; without the harness its numbers are gone.
+    harness_uri = open_doc(client, Path(again["path"]))
+    await run(client, harness_uri)
+    assert sorted(d.code for d in run_diagnostics(client, uri)) == ["TW201", "TW401"]
+    await run(client, uri)
+    assert sorted(d.code for d in run_diagnostics(client, uri)) == ["TW201", "TW401"]
+    harness.unlink()
+    Path(again["path"]).unlink()
+    await run(client, uri)
+    assert sorted(d.code for d in run_diagnostics(client, uri)) == ["TW201"]
 
 
 @pytest.mark.timeout(120)

@@ -459,3 +459,22 @@ async def test_a_cancelled_run_keeps_the_findings_it_reported(client, tmp_path):
     assert lines_of(diagnostics(client, uri), "TW102") == [16]
     end = client.progress_reports["tok-partial"][-1]
     assert isinstance(end, types.WorkDoneProgressEnd) and "1 finding so far" in end.message
+
+
+@pytest.mark.timeout(90)
+async def test_clear_diagnostics_withdraws_run_findings(client, tmp_path):
+    script = tmp_path / "copy_overwrite.py"
+    shutil.copy(EXAMPLES / "copy_overwrite.py", script)
+    uri = open_doc(client, script)
+    await run(client, uri)
+    assert "TW102" in [d.code for d in diagnostics(client, uri)]
+    cleared = as_dict(await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="tapewatch.clearDiagnostics", arguments=[uri])))
+    assert cleared["cleared"] >= 1
+    assert [d.code for d in diagnostics(client, uri) if not d.code.startswith("TW3")] == []
+    assert await client.protocol.send_request_async("tapewatch/tapeGraph", {"uri": uri}) is None
+    # Without an argument: every script's.
+    await run(client, uri)
+    assert "TW102" in [d.code for d in diagnostics(client, uri)]
+    await client.workspace_execute_command_async(types.ExecuteCommandParams(command="tapewatch.clearDiagnostics"))
+    assert "TW102" not in [d.code for d in diagnostics(client, uri)]

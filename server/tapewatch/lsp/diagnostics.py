@@ -173,6 +173,19 @@ class DiagnosticsFeature(Feature):
         for key in set(old) | set(by_file):
             self.publish(key)
 
+    def clear_runs(self, script: Optional[str] = None) -> int:
+        """Forget the run findings of ``script`` (of every script when None); lints stay, they
+        follow the code.  Returns how many diagnostics were withdrawn."""
+        keys = [uris.key(script)] if script is not None else list(self.runs)
+        withdrawn, files = 0, set()
+        for key in keys:
+            by_file = self.runs.pop(key, {})
+            withdrawn += sum(len(v) for v in by_file.values())
+            files |= set(by_file)
+        for key in files:
+            self.publish(key)
+        return withdrawn
+
     def set_lints(self, path: str, entries: List[Entry]) -> None:
         key = uris.key(path)
         self.paths.setdefault(key, path)

@@ -41,6 +41,7 @@ from .server import Feature, TapewatchServer
 RUN_FINISHED = "tapewatch/runFinished"
 RUN_VERIFICATION = "tapewatch.runVerification"
 LIST_DEVICES = "tapewatch.listDevices"
+CLEAR_DIAGNOSTICS = "tapewatch.clearDiagnostics"
 REPORT_INTERVAL = 0.25  # seconds between progress reports
 
 
@@ -130,6 +131,7 @@ class RunsFeature(Feature):
         super().__init__(server)
         self.active: Dict[str, Run] = {}  # path key -> the run in progress
         self.results: Dict[str, Dict[str, Any]] = {}  # path key -> {"uri", "result"}
+        self.harness_layers: Dict[str, str] = {}  # script key -> the harness whose findings it published
 
     # -- public -----------------------------------------------------------
 
@@ -222,6 +224,7 @@ class RunsFeature(Feature):
         # Filled as events arrive: a cancelled run still shows what it found so far.
         result = RunResult(script=run.path)
         checked = RunResult(script=run.path)
+        harness: Optional[str] = None
         try:
             await progress.begin("Tapewatch", "%s on %s" % (name, req.device))
             await runner.run_probe(req, on_output=output.add, on_event=on_event, into=result)
@@ -239,11 +242,11 @@ class RunsFeature(Feature):
             output.close()
             if not run.cancel_reason:
                 run.cancel_reason = "cancelled"
-            result.findings.extend(checked.findings)
             result.outcome = "cancelled"
+            if (result.findings or checked.findings) and not _superseded(run.cancel_reason):
+                self._publish(run, req, result, harness, checked, snap)
+            result.findings.extend(checked.findings)
             summary = self._cancelled_summary(run, req, partial=result)
-            if result.findings and diagnostics is not None and not _superseded(run.cancel_reason):
-                self._publish(run, req, result, snap)
             n = summary["findings"]
             progress.end("%s: %s, %d finding%s so far" % (name, run.cancel_reason, n, "" if n == 1 else "s"))
             self.server.log("tapewatch: %s: run %s after %d finding%s"
@@ -256,11 +259,10 @@ class RunsFeature(Feature):
             self._finish_notify(run, self._cancelled_summary(run, req, status="failed"))
             raise
         output.close()
-        result.findings.extend(checked.findings)
-        summary = dict(result.summary(), uri=run.uri)
         try:
-            if diagnostics is not None:
-                self._publish(run, req, result, snap)
+            self._publish(run, req, result, harness, checked, snap)
+            result.findings.extend(checked.findings)
+            summary = dict(result.summary(), uri=run.uri)
             self.results[uris.key(run.path)] = {"uri": run.uri, "result": result}
             if not result.tool_failed:
                 kept = evidence.save(result)  # .tapewatch/runs/: before/after a fix, for `--baseline`
@@ -276,14 +278,29 @@ class RunsFeature(Feature):
         self._finish_notify(run, summary)
         return summary
 
-    def _publish(self, run: Run, req: RunRequest, result: RunResult, snap: Any) -> None:
+    def _publish(self, run: Run, req: RunRequest, result: RunResult, harness: Optional[str],
+                 checked: RunResult, snap: Any) -> None:
+        """The script's findings replace its last run's; the harness's FD findings replace the
+        harness's own layer, so running the harness alone and then the script never shows an
+        FD failure twice."""
         diagnostics = self.server.get_feature("diagnostics")
+        if diagnostics is None:
+            return
         src = LineSource(buffers=(lambda p: snap.saved.get(uris.key(p))) if snap else None,
                          units=self.server.client_units)
-        entries = [entry_of(f, result.script, run.uri, src, cwd=req.cwd or os.path.dirname(run.path),
-                            kind="lint" if f.data.get("source") == "lint" else "run")
-                   for f in result.findings]
-        diagnostics.set_run(run.path, entries, snap)  # type: ignore[union-attr]
+        layers = {run.path: result.findings}
+        if harness is not None:
+            layers[harness] = checked.findings
+            self.harness_layers[uris.key(run.path)] = harness
+        elif result.outcome != "cancelled":  # the harness is gone (or was not run): so are its numbers
+            gone = self.harness_layers.pop(uris.key(run.path), None)
+            if gone is not None:
+                layers[gone] = []
+        for script, findings in layers.items():
+            entries = [entry_of(f, result.script, run.uri, src, cwd=req.cwd or os.path.dirname(run.path),
+                                kind="lint" if f.data.get("source") == "lint" else "run")
+                       for f in findings]
+            diagnostics.set_run(script, entries, snap)  # type: ignore[attr-defined]
 
     def _cancelled_summary(self, run: Run, req: Optional[RunRequest] = None,
                            status: str = "cancelled", partial: Optional[RunResult] = None) -> Dict[str, Any]:
@@ -320,6 +337,28 @@ class RunsFeature(Feature):
             run.cancel("the server is shutting down")
         if runs:
             await asyncio.wait([asyncio.shield(r.done) for r in runs], timeout=5.0)
+
+    def clear(self, *args: Any) -> Dict[str, Any]:
+        """``tapewatch.clearDiagnostics`` ``[uri?]``: withdraw run diagnostics (one script and its
+        harness, or all); the remembered results (tape graph) go with them."""
+        uri = _uri_argument(args)
+        path = uris.to_path(uri) if uri else None
+        if uri is not None and path is None:
+            raise JsonRpcInvalidParams("%s expects [uri] of a file" % CLEAR_DIAGNOSTICS)
+        diagnostics = self.server.get_feature("diagnostics")
+        scripts = [path] if path else None
+        if path is not None:
+            harness = self.harness_layers.pop(uris.key(path), None)
+            scripts += [harness] if harness else []
+            self.results.pop(uris.key(path), None)
+        else:
+            self.harness_layers.clear()
+            self.results.clear()
+        withdrawn = 0
+        if diagnostics is not None:
+            for script in scripts or [None]:
+                withdrawn += diagnostics.clear_runs(script)  # type: ignore[attr-defined]
+        return {"cleared": withdrawn}
 
     async def list_devices(self, *args: Any) -> Dict[str, Any]:
         uri = _uri_argument(args)
@@ -372,4 +411,5 @@ def setup(server: TapewatchServer) -> RunsFeature:
     feature = server.add_feature(RunsFeature(server))
     server.command(feature.name, RUN_VERIFICATION)(feature.command_run)
     server.command(feature.name, LIST_DEVICES)(feature.list_devices)
+    server.command(feature.name, CLEAR_DIAGNOSTICS)(feature.clear)
     return feature  # type: ignore[return-value]
