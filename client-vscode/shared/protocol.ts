@@ -83,14 +83,28 @@ export interface RunSummary {
   seconds: number | null;
   exit_code: number | null;
   counts: Record<Severity, number>;
+  /** Runtime findings so far (static lints excluded; `counts` includes them). */
   findings: number;
+  /** How many of the counted findings are static lints. */
+  lints: number;
   tapes: number;
+  /** Why the run failed (or the script raised); null otherwise. */
+  failure: RunFailure | null;
 }
 
-/** Result of `tapewatch.listDevices`. */
+/** The summary's `failure`: a TW9xx code, one line, and the place when it is a file on disk. */
+export interface RunFailure {
+  code: string;
+  message: string;
+  path?: string;
+  line?: number;
+}
+
+/** Result of `tapewatch.listDevices`; `error` when the interpreter could not list them. */
 export interface DeviceList {
   devices: string[];
   warp_version: string;
+  error?: string;
 }
 
 /** Result of `tapewatch.generateHarness`. */
@@ -242,15 +256,37 @@ export function parseRunSummary(value: unknown): RunSummary | undefined {
     exit_code: num(value.exit_code),
     counts,
     findings: num(value.findings) ?? 0,
+    lints: num(value.lints) ?? 0,
     tapes: num(value.tapes) ?? 0,
+    failure: parseRunFailure(value.failure),
   };
+}
+
+/** Older servers send no `failure`: that reads as null, like a malformed one. */
+export function parseRunFailure(value: unknown): RunFailure | null {
+  if (!isObject(value) || typeof value.code !== 'string' || !/^TW\d{3}$/.test(value.code)) {
+    return null;
+  }
+  const out: RunFailure = { code: value.code, message: str(value.message).split('\n')[0].trim() };
+  const line = posInt(value.line);
+  if (typeof value.path === 'string' && value.path !== '') {
+    out.path = value.path;
+    if (line !== undefined) {
+      out.line = line;
+    }
+  }
+  return out;
 }
 
 export function parseDeviceList(value: unknown): DeviceList | undefined {
   if (!isObject(value) || !Array.isArray(value.devices)) {
     return undefined;
   }
-  return { devices: strings(value.devices).filter((d) => d !== ''), warp_version: str(value.warp_version) };
+  const list: DeviceList = { devices: strings(value.devices).filter((d) => d !== ''), warp_version: str(value.warp_version) };
+  if (typeof value.error === 'string' && value.error !== '') {
+    list.error = value.error;
+  }
+  return list;
 }
 
 export function parseHarnessResult(value: unknown): HarnessResult | undefined {

@@ -13,6 +13,8 @@ import { SECTION } from './common/settings';
 import * as vsapi from './common/vscodeapi';
 import type { TapeGraphPanel } from './graph/panel';
 import { isObject, parseDeviceList, parseHarnessResult, parseRunSummary, type RunSummary } from '../shared/protocol';
+import { openSetting, selectInterpreter } from './fixes';
+import { runToast, type ToastAction } from './runToast';
 import type { StatusBar } from './statusBar';
 import { describeSummary } from './statusModel';
 
@@ -158,18 +160,42 @@ export class TapewatchCommands {
     const file = path.basename(uri.fsPath);
     this.deps.status.finished(file, summary);
     void this.deps.graph.refresh(uri);
-    this.deps.log.info(`Run of ${file}: ${describeSummary(summary)}`);
-    if (!asked) {
+    const why = summary.failure ? `: ${summary.failure.code} ${summary.failure.message}` : '';
+    this.deps.log.info(`Run of ${file}: ${describeSummary(summary)}${why}`);
+    const toast = asked ? runToast(file, summary) : undefined;
+    if (!toast) {
       return;
     }
-    if (summary.status === 'findings') {
-      void vsapi.showInformationMessage(`Tapewatch: ${file}: ${describeSummary(summary)}.`, 'Show Tape Graph').then((pick) => {
-        if (pick) {
-          void this.deps.graph.show(uri);
-        }
-      });
-    } else if (summary.status === 'failed') {
-      void this.offerOutput(`Tapewatch: the run of ${file} ${describeSummary(summary)}.`);
+    const show = toast.level === 'error' ? vsapi.showErrorMessage : vsapi.showInformationMessage;
+    void show(toast.message, ...toast.actions.map((a) => a.title)).then((pick) => {
+      const action = toast.actions.find((a) => a.title === pick);
+      if (action) {
+        void this.perform(action, uri);
+      }
+    });
+  }
+
+  /** A toast's button. */
+  private async perform(action: ToastAction, uri: vsapi.Uri): Promise<void> {
+    switch (action.kind) {
+      case 'selectInterpreter':
+        await selectInterpreter(uri);
+        break;
+      case 'openSettings':
+        await openSetting(action.setting);
+        break;
+      case 'selectDevice':
+        await this.selectDevice(uri);
+        break;
+      case 'goTo':
+        await vsapi.showAt(vsapi.fileUri(action.path), action.line, 1);
+        break;
+      case 'showGraph':
+        await this.deps.graph.show(uri);
+        break;
+      case 'showOutput':
+        this.deps.log.show();
+        break;
     }
   }
 

@@ -66,6 +66,10 @@ export async function extensionExports<T>(id: string): Promise<T | undefined> {
   return ext.isActive ? ext.exports : ext.activate();
 }
 
+export function extensionInstalled(id: string): boolean {
+  return vscode.extensions.getExtension(id) !== undefined;
+}
+
 export function registerCommand(id: string, handler: (...args: unknown[]) => unknown): vscode.Disposable {
   return vscode.commands.registerCommand(id, handler);
 }
@@ -93,6 +97,11 @@ export function showWarningMessage(message: string, ...items: string[]): Thenabl
 
 export function showErrorMessage(message: string, ...items: string[]): Thenable<string | undefined> {
   return vscode.window.showErrorMessage(message, ...items);
+}
+
+/** A message in the status bar for a few seconds (no notification). */
+export function setStatusBarMessage(text: string, ms: number): vscode.Disposable {
+  return vscode.window.setStatusBarMessage(text, ms);
 }
 
 export function showQuickPick<T extends vscode.QuickPickItem>(items: T[], options: vscode.QuickPickOptions): Thenable<T | undefined> {

@@ -4,7 +4,7 @@ A registry of providers: each takes the request and one of the client's
 Tapewatch diagnostics (its ``data`` carries ``finding_id``, ``code``,
 ``script_uri``, ``kind`` and the finding's ``data``) and returns code
 actions.  Providers must be quick and must not wait on runs: they only read
-the diagnostic.  Add one with ``server.get_feature("code_actions").add_provider``.
+the diagnostic.  Add one with ``server.get_feature(CodeActionsFeature).add_provider``.
 
 Built in: "Show documentation for TWnnn", which opens the code's page
 through the ``tapewatch.showDocumentation`` command (``window/showDocument``).
@@ -135,10 +135,10 @@ def documentation_provider(params: types.CodeActionParams, diagnostic: types.Dia
 
 def setup(server: TapewatchServer) -> CodeActionsFeature:
     feature = server.add_feature(CodeActionsFeature(server))
-    feature.add_provider("documentation", documentation_provider)  # type: ignore[attr-defined]
+    feature.add_provider("documentation", documentation_provider)
     server.handle(feature.name, types.TEXT_DOCUMENT_CODE_ACTION,
                   types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix,
                                                              types.CodeActionKind.Refactor]))(
-        feature.code_actions)  # type: ignore[attr-defined]
-    server.command(feature.name, SHOW_DOCUMENTATION)(feature.show_documentation)  # type: ignore[attr-defined]
-    return feature  # type: ignore[return-value]
+        feature.code_actions)
+    server.command(feature.name, SHOW_DOCUMENTATION)(feature.show_documentation)
+    return feature

@@ -257,4 +257,4 @@ class DiagnosticsFeature(Feature):
 
 
 def setup(server: TapewatchServer) -> DiagnosticsFeature:
-    return server.add_feature(DiagnosticsFeature(server))  # type: ignore[return-value]
+    return server.add_feature(DiagnosticsFeature(server))

@@ -23,6 +23,9 @@ from pygls.uris import from_fs_path
 
 from ..harness.generate import generate
 from . import uris
+from .code_actions import CodeActionsFeature
+from .runs import RunsFeature
+from .settings import SettingsFeature
 from .server import Feature, TapewatchServer
 
 GENERATE_HARNESS = "tapewatch.generateHarness"
@@ -40,9 +43,9 @@ class HarnessFeature(Feature):
         path = uris.to_path(uri) if uri else None
         if path is None or not os.path.isfile(path):
             raise JsonRpcInvalidParams("%s expects [uri] of a saved Python file" % GENERATE_HARNESS)
-        settings, _ = self.server.get_feature("settings").for_path(path)  # type: ignore[union-attr]
-        runs = self.server.get_feature("runs")
-        last = runs.last_result(uri) if runs is not None else None  # type: ignore[attr-defined]
+        settings, _ = self.server.require(SettingsFeature).for_path(path)
+        runs = self.server.get_feature(RunsFeature)
+        last = runs.last_result(uri) if runs is not None and uri is not None else None
         tapes = last["result"].tapes if last else ()
         loop = asyncio.get_running_loop()
         # Picking the form starts the user's Python (to ask its Warp): not on the event loop.
@@ -85,9 +88,9 @@ def on_range(server: TapewatchServer, params: types.CodeActionParams) -> List[An
 
 def setup(server: TapewatchServer) -> HarnessFeature:
     feature = server.add_feature(HarnessFeature(server))
-    server.command(feature.name, GENERATE_HARNESS)(feature.generate)  # type: ignore[attr-defined]
-    actions = server.get_feature("code_actions")
+    server.command(feature.name, GENERATE_HARNESS)(feature.generate)
+    actions = server.get_feature(CodeActionsFeature)
     if actions is not None:
-        actions.add_provider("fd harness", on_diagnostic)  # type: ignore[attr-defined]
-        actions.add_range_provider("fd harness", lambda params: on_range(server, params))  # type: ignore[attr-defined]
-    return feature  # type: ignore[return-value]
+        actions.add_provider("fd harness", on_diagnostic)
+        actions.add_range_provider("fd harness", lambda params: on_range(server, params))
+    return feature

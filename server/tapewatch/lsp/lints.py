@@ -18,6 +18,8 @@ from .. import codes
 from ..model import Finding, Location
 from . import uris
 from .convert import Entry, LineSource, entry_of
+from .diagnostics import DiagnosticsFeature
+from .settings import SettingsFeature
 from .server import Feature, TapewatchServer
 
 DEBOUNCE = 0.3
@@ -74,7 +76,7 @@ class LintsFeature(Feature):
     # -- linting ------------------------------------------------------------
 
     def _diagnostics(self):
-        return self.server.get_feature("diagnostics")
+        return self.server.get_feature(DiagnosticsFeature)
 
     def _cancel(self, uri: str) -> None:
         handle = self._timers.pop(uri, None)
@@ -104,7 +106,7 @@ class LintsFeature(Feature):
         if path is None:
             return
         diagnostics = self._diagnostics()
-        settings, _ = self.server.get_feature("settings").for_path(path)  # type: ignore[union-attr]
+        settings, _ = self.server.require(SettingsFeature).for_path(path)
         if not settings.lint:
             diagnostics.set_lints(path, [])
             return
@@ -155,4 +157,4 @@ def lint_entries(findings: List[Any], path: str, uri: str, text: str, units: Cal
 
 
 def setup(server: TapewatchServer) -> LintsFeature:
-    return server.add_feature(LintsFeature(server))  # type: ignore[return-value]
+    return server.add_feature(LintsFeature(server))

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import os
 import time
 import uuid
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -36,6 +36,8 @@ from ..runner import RunRequest, RunResult
 from . import uris
 from .convert import LineSource, entry_of
 from .output import OutputBatcher
+from .diagnostics import DiagnosticsFeature
+from .settings import SettingsFeature
 from .server import Feature, TapewatchServer
 
 RUN_FINISHED = "tapewatch/runFinished"
@@ -156,9 +158,9 @@ class RunsFeature(Feature):
         path = uris.to_path(uri)
         assert path is not None
         key = uris.key(path)
-        diagnostics = self.server.get_feature("diagnostics")
+        diagnostics = self.server.get_feature(DiagnosticsFeature)
         if diagnostics is not None:
-            diagnostics.spellings.remember(uri)  # type: ignore[attr-defined]
+            diagnostics.spellings.remember(uri)
         run = Run(uri=uri, path=os.path.abspath(path), origin=origin, token=token)
         previous = self.active.get(key)
         self.active[key] = run
@@ -186,8 +188,8 @@ class RunsFeature(Feature):
     # -- the run ------------------------------------------------------------
 
     async def _execute(self, run: Run) -> Dict[str, Any]:
-        settings_feature = self.server.get_feature("settings")
-        settings, folder = settings_feature.for_path(run.path)  # type: ignore[union-attr]
+        settings_feature = self.server.require(SettingsFeature)
+        settings, folder = settings_feature.for_path(run.path)
         req = RunRequest(script=run.path, python=settings.interpreter, device=settings.device,
                          timeout=settings.timeout, cwd=settings.cwd, args=list(settings.args),
                          env=dict(settings.env), check_launches=settings.check_launches)
@@ -196,8 +198,8 @@ class RunsFeature(Feature):
             self.server.show("Tapewatch settings: tapewatch.cwd: %s is not a folder; using the script's folder"
                              % req.cwd, types.MessageType.Warning)
             req.cwd = None
-        diagnostics = self.server.get_feature("diagnostics")
-        snap = diagnostics.snapshot() if diagnostics is not None else None  # type: ignore[attr-defined]
+        diagnostics = self.server.get_feature(DiagnosticsFeature)
+        snap = diagnostics.snapshot() if diagnostics is not None else None
         progress = RunProgress(self.server, run.token, lambda: run.cancel("cancelled from the progress UI"))
         output = OutputBatcher(lambda text: self.server.log(text, types.MessageType.Log))
         counts = {"findings": 0, "tapes": 0}
@@ -283,7 +285,7 @@ class RunsFeature(Feature):
         """The script's findings replace its last run's; the harness's FD findings replace the
         harness's own layer, so running the harness alone and then the script never shows an
         FD failure twice."""
-        diagnostics = self.server.get_feature("diagnostics")
+        diagnostics = self.server.get_feature(DiagnosticsFeature)
         if diagnostics is None:
             return
         src = LineSource(buffers=(lambda p: snap.saved.get(uris.key(p))) if snap else None,
@@ -300,7 +302,7 @@ class RunsFeature(Feature):
             entries = [entry_of(f, result.script, run.uri, src, cwd=req.cwd or os.path.dirname(run.path),
                                 kind="lint" if f.data.get("source") == "lint" else "run")
                        for f in findings]
-            diagnostics.set_run(script, entries, snap)  # type: ignore[attr-defined]
+            diagnostics.set_run(script, entries, snap)
 
     def _cancelled_summary(self, run: Run, req: Optional[RunRequest] = None,
                            status: str = "cancelled", partial: Optional[RunResult] = None) -> Dict[str, Any]:
@@ -321,7 +323,7 @@ class RunsFeature(Feature):
         path = uris.to_path(uri)
         if path is None or not path.endswith((".py", ".pyw")):
             return
-        settings, _ = self.server.get_feature("settings").for_path(path)  # type: ignore[union-attr]
+        settings, _ = self.server.require(SettingsFeature).for_path(path)
         if not settings.run_on_save:
             return
         text = self.server.open_text(uri)
@@ -345,24 +347,24 @@ class RunsFeature(Feature):
         path = uris.to_path(uri) if uri else None
         if uri is not None and path is None:
             raise JsonRpcInvalidParams("%s expects [uri] of a file" % CLEAR_DIAGNOSTICS)
-        diagnostics = self.server.get_feature("diagnostics")
-        scripts = [path] if path else None
+        diagnostics = self.server.get_feature(DiagnosticsFeature)
+        scripts: List[Optional[str]] = [None]  # None: every script
         if path is not None:
             harness = self.harness_layers.pop(uris.key(path), None)
-            scripts += [harness] if harness else []
+            scripts = [path, harness] if harness else [path]
             self.results.pop(uris.key(path), None)
         else:
             self.harness_layers.clear()
             self.results.clear()
         withdrawn = 0
         if diagnostics is not None:
-            for script in scripts or [None]:
-                withdrawn += diagnostics.clear_runs(script)  # type: ignore[attr-defined]
+            for script in scripts:
+                withdrawn += diagnostics.clear_runs(script)
         return {"cleared": withdrawn}
 
     async def list_devices(self, *args: Any) -> Dict[str, Any]:
         uri = _uri_argument(args)
-        settings, _ = self.server.get_feature("settings").for_uri(uri)  # type: ignore[union-attr]
+        settings, _ = self.server.require(SettingsFeature).for_uri(uri)
         out = await runner.list_devices(settings.interpreter, timeout=min(settings.timeout, 120.0))
         if out.get("error"):
             self.server.log("tapewatch: listDevices with %s: %s" % (settings.interpreter, out["error"]),
@@ -412,4 +414,4 @@ def setup(server: TapewatchServer) -> RunsFeature:
     server.command(feature.name, RUN_VERIFICATION)(feature.command_run)
     server.command(feature.name, LIST_DEVICES)(feature.list_devices)
     server.command(feature.name, CLEAR_DIAGNOSTICS)(feature.clear)
-    return feature  # type: ignore[return-value]
+    return feature

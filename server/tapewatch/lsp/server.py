@@ -24,7 +24,7 @@ import signal
 import sys
 import traceback
 from urllib.parse import unquote
-from typing import Any, Callable, Dict, List, Optional, TypeVar
+from typing import Any, Callable, Dict, List, Optional, Type, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError
@@ -49,6 +49,7 @@ FEATURE_MODULES = (
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
+FeatureT = TypeVar("FeatureT", bound="Feature")
 
 # The params of the ``workspace/executeCommand`` request being handled: pygls
 # passes only the arguments to a command, and runVerification needs the
@@ -141,12 +142,21 @@ class TapewatchServer(LanguageServer):
 
     # -- features ---------------------------------------------------------
 
-    def add_feature(self, feature: Feature) -> Feature:
+    def add_feature(self, feature: FeatureT) -> FeatureT:
         self.features[feature.name] = feature
         return feature
 
-    def get_feature(self, name: str) -> Optional[Feature]:
-        return self.features.get(name)
+    def get_feature(self, kind: Type[FeatureT]) -> Optional[FeatureT]:
+        """The feature of that class, if it was set up (a test server may leave some out)."""
+        feature = self.features.get(kind.name)
+        return feature if isinstance(feature, kind) else None
+
+    def require(self, kind: Type[FeatureT]) -> FeatureT:
+        """A feature the caller cannot work without (settings)."""
+        feature = self.get_feature(kind)
+        if feature is None:
+            raise RuntimeError("the %s feature is not set up" % kind.name)
+        return feature
 
     def report_error(self, feature: str, what: str, exc: BaseException) -> None:
         """Log a feature's exception (stderr and the client's log); never raises."""
@@ -201,8 +211,9 @@ class TapewatchServer(LanguageServer):
         task = asyncio.ensure_future(coro)
 
         def done(t: asyncio.Task) -> None:
-            if not t.cancelled() and t.exception() is not None:
-                self.report_error(feature, what, t.exception())
+            exc = None if t.cancelled() else t.exception()
+            if exc is not None:
+                self.report_error(feature, what, exc)
 
         task.add_done_callback(done)
         return task

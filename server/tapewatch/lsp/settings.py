@@ -253,4 +253,4 @@ def setup(server: TapewatchServer) -> SettingsFeature:
     def _did_change_folders(params: types.DidChangeWorkspaceFoldersParams) -> None:
         server.spawn(feature.name, "workspace/configuration", feature._pull_and_notify())
 
-    return feature  # type: ignore[return-value]
+    return feature

@@ -11,6 +11,7 @@ from typing import Any, Dict, Optional
 
 from pygls.exceptions import JsonRpcInvalidParams
 
+from .runs import RunsFeature
 from .server import Feature, TapewatchServer
 
 TAPE_GRAPH = "tapewatch/tapeGraph"
@@ -23,8 +24,8 @@ class TapeGraphFeature(Feature):
         uri = _param(params, "uri")
         if not isinstance(uri, str):
             raise JsonRpcInvalidParams("%s expects {\"uri\": string}" % TAPE_GRAPH)
-        runs = self.server.get_feature("runs")
-        last = runs.last_result(uri) if runs is not None else None  # type: ignore[attr-defined]
+        runs = self.server.get_feature(RunsFeature)
+        last = runs.last_result(uri) if runs is not None else None
         if last is None:
             return None
         result = last["result"]
@@ -43,5 +44,5 @@ def _param(params: Any, name: str) -> Any:
 
 def setup(server: TapewatchServer) -> TapeGraphFeature:
     feature = server.add_feature(TapeGraphFeature(server))
-    server.handle(feature.name, TAPE_GRAPH)(feature.tape_graph)  # type: ignore[attr-defined]
-    return feature  # type: ignore[return-value]
+    server.handle(feature.name, TAPE_GRAPH)(feature.tape_graph)
+    return feature

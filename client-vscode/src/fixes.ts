@@ -1,0 +1,26 @@
+/**
+ * The buttons that fix a setting: shared by the run toasts and the interpreter
+ * check at server start.
+ */
+
+import { PYTHON_EXTENSION_ID } from './common/constants';
+import { SECTION } from './common/settings';
+import * as vsapi from './common/vscodeapi';
+
+/** Open the Settings UI at one setting (`tapewatch.interpreter`, ...). */
+export function openSetting(key: string): Thenable<unknown> {
+  return vsapi.executeCommand('workbench.action.openSettings', key);
+}
+
+/**
+ * Let the user pick the interpreter. The Python extension's picker only
+ * matters while `tapewatch.interpreter` is empty (the setting wins over it),
+ * and is absent where that extension is not installed: the setting then.
+ */
+export function selectInterpreter(scope?: vsapi.Uri): Thenable<unknown> {
+  const setting = vsapi.getConfiguration(SECTION, scope).get<string>('interpreter')?.trim();
+  if (!setting && vsapi.extensionInstalled(PYTHON_EXTENSION_ID)) {
+    return vsapi.executeCommand('python.setInterpreter');
+  }
+  return openSetting(`${SECTION}.interpreter`);
+}
