@@ -60,5 +60,23 @@ describe('server JSON', () => {
     assert.deepEqual(parseRunSummary({ status: 'cancelled' })?.counts, { error: 0, warning: 0, information: 0, hint: 0 });
     assert.deepEqual(parseDeviceList({ devices: ['cpu', 'cuda:0', 3, ''], warp_version: '1.19.0' }), { devices: ['cpu', 'cuda:0'], warp_version: '1.19.0' });
     assert.equal(parseDeviceList({}), undefined);
+    assert.deepEqual(parseDeviceList({ devices: [], warp_version: null, error: "No module named 'warp'" }), {
+      devices: [],
+      warp_version: '',
+      error: "No module named 'warp'",
+    });
+  });
+
+  it('reads the failure of a run, tolerant of its absence', () => {
+    assert.equal(parseRunSummary({ status: 'ok' })?.failure, null);
+    assert.equal(parseRunSummary({ status: 'failed', failure: { code: 'boom' } })?.failure, null);
+    assert.deepEqual(parseRunSummary({ status: 'failed', failure: { code: 'TW904', message: 'no cuda:3\nmore', line: 4 } })?.failure, {
+      code: 'TW904',
+      message: 'no cuda:3',
+    });
+    assert.deepEqual(parseRunSummary({ status: 'failed', failure: { code: 'TW902', message: 'x', path: '/a.py', line: 3 }, lints: 2 }), {
+      ...parseRunSummary({ status: 'failed', lints: 2 }),
+      failure: { code: 'TW902', message: 'x', path: '/a.py', line: 3 },
+    });
   });
 });

@@ -15,7 +15,9 @@ const summary: RunSummary = {
   exit_code: 0,
   counts: { error: 1, warning: 2, information: 0, hint: 0 },
   findings: 3,
+  lints: 0,
   tapes: 1,
+  failure: null,
 };
 
 describe('status bar', () => {

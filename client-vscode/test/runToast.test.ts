@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseRunSummary, type RunSummary } from '../shared/protocol';
+import { runToast } from '../src/runToast';
+
+/** A summary as the server sends it (docs/protocol.md), through the real parser. */
+function summary(fields: Record<string, unknown>): RunSummary {
+  const s = parseRunSummary({
+    uri: 'file:///p/train.py',
+    warp_version: '1.19.0',
+    device: 'cpu',
+    seconds: 2.5,
+    exit_code: 2,
+    counts: { error: 1, warning: 0, information: 0, hint: 0 },
+    findings: 1,
+    lints: 0,
+    tapes: 0,
+    ...fields,
+  });
+  assert.ok(s);
+  return s;
+}
+
+const titles = (s: RunSummary) => runToast('train.py', s)?.actions.map((a) => a.title);
+
+describe('the toast at the end of a run', () => {
+  it('names the cause of a failed run in one line', () => {
+    const s = summary({ status: 'failed', failure: { code: 'TW903', message: "No module named 'warp' in /usr/bin/python3" } });
+    const t = runToast('train.py', s);
+    assert.equal(t?.level, 'error');
+    assert.equal(t?.message, "Tapewatch: train.py: TW903 No module named 'warp' in /usr/bin/python3");
+  });
+
+  it('offers the button that fixes each cause', () => {
+    const failed = (code: string, extra: Record<string, unknown> = {}) => summary({ status: 'failed', failure: { code, message: 'm', ...extra } });
+    assert.deepEqual(titles(failed('TW903')), ['Select Interpreter', 'Open Settings']);
+    assert.deepEqual(titles(failed('TW908')), ['Select Interpreter', 'Open Settings']);
+    assert.deepEqual(titles(failed('TW904')), ['Select Device', 'Show Output']);
+    assert.deepEqual(titles(failed('TW905')), ['Open Settings', 'Show Output']);
+    assert.deepEqual(titles(failed('TW906')), ['Show Output']);
+    assert.deepEqual(titles(failed('TW909')), ['Show Output']);
+    assert.deepEqual(titles(failed('TW902', { path: '/p/train.py', line: 7 })), ['Go to Error', 'Show Output']);
+    // No place on disk: nowhere to go.
+    assert.deepEqual(titles(failed('TW902')), ['Show Output']);
+    const open = runToast('train.py', failed('TW902', { path: '/p/train.py', line: 7 }))?.actions[0];
+    assert.deepEqual(open, { title: 'Go to Error', kind: 'goTo', path: '/p/train.py', line: 7 });
+    const timeout = runToast('train.py', failed('TW905'))?.actions[0];
+    assert.deepEqual(timeout, { title: 'Open Settings', kind: 'openSettings', setting: 'tapewatch.timeout' });
+  });
+
+  it('puts a script that raised after its findings first, with Go to Error', () => {
+    const s = summary({ status: 'findings', exit_code: 1, failure: { code: 'TW901', message: 'ZeroDivisionError: division by zero', path: '/p/train.py', line: 12 } });
+    const t = runToast('train.py', s);
+    assert.equal(t?.level, 'error');
+    assert.equal(t?.message, 'Tapewatch: train.py: TW901 ZeroDivisionError: division by zero');
+    assert.deepEqual(titles(s), ['Go to Error', 'Show Output']);
+  });
+
+  it('falls back to the exit code when an older server names no cause', () => {
+    const s = summary({ status: 'failed', failure: undefined });
+    assert.equal(s.failure, null);
+    assert.equal(runToast('train.py', s)?.message, 'Tapewatch: the run of train.py failed (exit code 2) in 2.5 s.');
+    assert.deepEqual(titles(s), ['Show Output']);
+  });
+
+  it('reports findings with the graph button, and stays quiet when clean or cancelled', () => {
+    const found = summary({ status: 'findings', exit_code: 0, counts: { error: 0, warning: 2, information: 0, hint: 0 }, findings: 2 });
+    assert.deepEqual(runToast('train.py', found), {
+      level: 'information',
+      message: 'Tapewatch: train.py: 2 findings (2 warnings) in 2.5 s.',
+      actions: [{ title: 'Show Tape Graph', kind: 'showGraph' }],
+    });
+    assert.equal(runToast('train.py', summary({ status: 'ok', counts: {}, findings: 0 })), undefined);
+    assert.equal(runToast('train.py', summary({ status: 'cancelled' })), undefined);
+  });
+});
