@@ -36,6 +36,8 @@ export async function activate(context: vsapi.ExtensionContext): Promise<void> {
         status.update({ device: configuredDevice() });
       }
     }),
+    // The device setting is per folder: follow the file in front.
+    vsapi.onDidChangeActiveTextEditor(() => status.update({ device: configuredDevice() })),
     vsapi.onDidGrantWorkspaceTrust(() => status.update({})),
   );
   await connection.restart();
