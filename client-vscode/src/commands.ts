@@ -13,6 +13,7 @@ import { SECTION } from './common/settings';
 import * as vsapi from './common/vscodeapi';
 import type { TapeGraphPanel } from './graph/panel';
 import { isObject, parseDeviceList, parseHarnessResult, parseRunSummary, type RunSummary } from '../shared/protocol';
+import { deviceNameProblem, devicePick, type DeviceAnswer } from './devicePick';
 import { openSetting, selectInterpreter } from './fixes';
 import { runToast, type ToastAction } from './runToast';
 import type { StatusBar } from './statusBar';
@@ -24,9 +25,6 @@ export interface CommandDeps {
   log: vsapi.LogOutputChannel;
   graph: TapeGraphPanel;
 }
-
-/** Devices offered when the interpreter cannot be asked (untrusted workspace, server down). */
-const FALLBACK_DEVICES = ['cpu', 'cuda:0'];
 
 export class TapewatchCommands {
   /** Scripts whose run this client started and still awaits (their runFinished is handled here). */
@@ -87,30 +85,37 @@ export class TapewatchCommands {
   async selectDevice(arg?: unknown): Promise<void> {
     const uri = this.uriFrom(arg) ?? vsapi.activeDocument()?.uri;
     const current = vsapi.getConfiguration(SECTION, uri).get<string>('device') ?? 'cpu';
-    let devices = FALLBACK_DEVICES;
-    let detail = 'Untrusted workspace: the interpreter is not asked for its devices.';
-    if (vsapi.isTrusted()) {
+    const answer: DeviceAnswer = { trusted: vsapi.isTrusted() };
+    if (answer.trusted) {
+      answer.interpreter = this.deps.server.interpreterFor(uri);
       try {
         const result = await vsapi.withWindowProgress('Tapewatch: listing devices', () =>
           this.deps.server.executeCommand(ServerCommands.listDevices, uri ? [uri.toString()] : []),
         );
-        const list = parseDeviceList(result);
-        if (list && list.devices.length) {
-          devices = list.devices;
-          detail = list.warp_version ? `Warp ${list.warp_version}` : '';
+        answer.list = parseDeviceList(result);
+        if (!answer.list) {
+          answer.error = 'the server answered with an unknown device list';
         }
       } catch (err) {
-        detail = `Could not list devices: ${errorText(err)}`;
-        this.deps.log.warn(detail);
+        answer.error = errorText(err);
+      }
+      const failure = answer.error ?? answer.list?.error;
+      if (failure) {
+        this.deps.log.warn(`Could not list devices: ${failure}`);
       }
     }
-    const other = 'Other…';
-    const items = [...new Set([...devices, current])].map((d) => ({ label: d, description: d === current ? 'current' : undefined }));
-    items.push({ label: other, description: 'type a device name' });
-    const pick = await vsapi.showQuickPick(items, { title: 'Tapewatch: device for runs', placeHolder: detail || 'Select a Warp device' });
+    const view = devicePick(current, answer);
+    const pick = await vsapi.showQuickPick(view.items, { title: view.title, placeHolder: view.placeHolder });
     let device = pick?.label;
-    if (device === other) {
-      device = (await vsapi.showInputBox({ prompt: 'Warp device (cpu, cuda:0, ...)', value: current }))?.trim();
+    if (device === view.other) {
+      device = (
+        await vsapi.showInputBox({
+          title: view.title,
+          prompt: 'Warp device: cpu, cuda or cuda:N',
+          value: current,
+          validateInput: (value) => deviceNameProblem(value),
+        })
+      )?.trim();
     }
     if (device && device !== current) {
       await vsapi.updateSetting(SECTION, 'device', device, uri);

@@ -217,6 +217,11 @@ export class ServerConnection {
     return settings;
   }
 
+  /** The interpreter that runs scripts for `scope`: the setting, else the server's own. */
+  interpreterFor(scope: Uri | undefined): string | undefined {
+    return this.settingsFor(scope).interpreter ?? this.choice?.command;
+  }
+
   private reportProblems(problems: string[]): void {
     for (const p of problems) {
       if (!this.reportedProblems.has(p)) {
