@@ -49,6 +49,8 @@ _ALL = [
          "An atomic's return value is used in a differentiated kernel: the backward pass does not replay it"),
     Code("TW207", "gradient-truncated-across-tapes", "warning",
          "A tape continues from values an earlier, already differentiated tape computed: the gradient is truncated"),
+    Code("TW208", "iteration-not-converged", "information",
+         "A taped iteration stopped while its iterates were still moving: the gradient is the truncated map's"),
     # TW3xx: static lints (no run)
     Code("TW301", "inplace-multiply-divide-in-kernel", "warning",
          "*= or /= on an array element inside a kernel is not differentiable"),

@@ -186,6 +186,7 @@ def _run(ns, channel: EventChannel) -> int:
 
 def sensors(tracker) -> list:
     """The probe's sensors beyond the overwrite bookkeeping (each reports through the registry)."""
+    from .fixed_point import FixedPoint  # noqa: PLC0415
     from .grad_reads import GradReads  # noqa: PLC0415
     from .numpy_writes import NumpyViews  # noqa: PLC0415
     from .retain_grad import RetainGradWriters  # noqa: PLC0415
@@ -196,7 +197,8 @@ def sensors(tracker) -> list:
     from .usage import KernelUsage  # noqa: PLC0415
 
     return [RetainGradWriters(tracker), GradReads(tracker), NumpyViews(tracker), Seeding(tracker),
-            ReplayedAtomics(tracker), Truncation(tracker), StepSize(tracker), KernelUsage(tracker)]
+            ReplayedAtomics(tracker), Truncation(tracker), StepSize(tracker), FixedPoint(tracker),
+            KernelUsage(tracker)]
 
 
 def _exit_status(code) -> int:

@@ -1,0 +1,161 @@
+"""TW208 (hint): a taped iteration stopped while its iterates were still moving.
+
+A solver run for a fixed number of iterations on the tape (Jacobi,
+Gauss-Seidel, a relaxation) differentiates the *truncated* map x_n(θ), not
+the equilibrium x*(θ) the model means.  For a contraction with rate r the
+two gradients differ by about r^n, and the change of the last iterate
+relative to the first is about r^n too: that ratio is measured here.
+Finite differences of the program agree with its tape (both see the
+truncated map), so an FD check can never reveal this; only the iterates can.
+
+Seen at run time as a chain: the same kernel launched again and again on
+one tape, each launch reading the array the previous one wrote (fresh
+arrays or a ping-pong pair), with the change between consecutive outputs
+shrinking (a contraction: a simulation's steps do not shrink steadily, and a
+kernel that takes a time step, ``dt``, is taken for a simulation, not a
+solver).  Reported when the chain ran at least ``MIN_STEPS``
+times, contracted, and the last change is still more than ``STILL_MOVING``
+of the first.  The values are read on the host (free on the CPU, a copy on
+a GPU), only for arrays up to ``MAX_ELEMENTS``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional
+
+from .. import codes
+from ..model import Finding
+from . import warp_seams
+from .tracker import differentiable
+
+MIN_STEPS = 5  # launches in the chain
+STILL_MOVING = 1e-2  # last change / first change above which the gradient error is > ~1%
+CONTRACTING = 0.5  # the last change must be below this fraction of the first ...
+STEADY = 0.8  # ... and this share of the successive changes must shrink
+NOISE = 1e-6  # changes below this fraction of the iterate's size are rounding, not movement
+MAX_ELEMENTS = 1 << 20
+
+
+class Chain:
+    __slots__ = ("kernel", "record", "count", "prev", "last", "deltas", "scale", "broken")
+
+    def __init__(self, kernel, record, out):
+        self.kernel = kernel
+        self.record = record  # the first launch: where the loop's launch line is
+        self.count = 1
+        self.prev = None  # the output before the last one
+        self.last = out
+        self.deltas: List[float] = []
+        self.scale = 0.0
+        self.broken = False  # something else wrote ``prev``: its values are not an iterate any more
+
+
+class FixedPoint:
+    def __init__(self, tracker):
+        self.tracker = tracker
+
+    def on_launch(self, state, record) -> None:
+        chains = state.__dict__.setdefault("fixed_point_chains", [])
+        reads = [a for a in record.accesses if a.read and differentiable(a.array)]
+        writes = [a for a in record.accesses if a.write and differentiable(a.array)]
+        continued = None
+        for chain in chains:
+            if chain.kernel is record.kernel and any(a.array is chain.last for a in reads):
+                continued = chain
+            elif any(a.array is chain.prev for a in writes):
+                chain.broken = True  # another launch overwrote the previous iterate
+        if continued is not None:
+            chain = continued
+            out = next((a.array for a in writes if _alike(a.array, chain.last) and a.array is not chain.last), None)
+            if out is None:
+                return
+            if chain.prev is not None and not chain.broken:
+                self._measure(chain)
+            chain.prev, chain.last, chain.count, chain.broken = chain.last, out, chain.count + 1, False
+            return
+        if _time_stepper(record.kernel):
+            return  # a simulation's steps settle too; they are not a truncated solve
+        for w in writes:
+            if any(_alike(r.array, w.array) and r.array is not w.array for r in reads):
+                chains.append(Chain(record.kernel, record, w.array))
+                return
+
+    def before_backward(self, tape, state, site=None, args=(), kwargs=None) -> None:
+        for chain in state.__dict__.pop("fixed_point_chains", []):
+            if chain.prev is not None and not chain.broken:
+                self._measure(chain)
+            if chain.count >= MIN_STEPS and _still_moving(chain):
+                self._report(chain)
+
+    def _measure(self, chain: Chain) -> None:
+        delta = self.tracker.registry.attempt("measuring an iteration's change",
+                                              lambda: _max_change(chain.last, chain.prev))
+        if delta is not None:
+            chain.deltas.append(delta[0])
+            chain.scale = delta[1]
+
+    def _report(self, chain: Chain) -> None:
+        registry = self.tracker.registry
+        record = chain.record
+        key = ("TW208", record.site.key(), record.kernel_name)
+        if registry.bump(key):
+            return
+        first, last = chain.deltas[0], chain.deltas[-1]
+        steps = len(chain.deltas)
+        rate = (last / first) ** (1.0 / max(steps - 1, 1))
+
+        def build() -> Finding:
+            message = ("`%s` was applied %d times in a row on this tape, each launch reading the previous one's "
+                       "output, and its iterates were still moving at the last one: the last step changed them by "
+                       "%.3g, %.2g%% of the first measured step's %.3g (each step shrinks the change by about "
+                       "%.2f×). If this is an iterative solve, the gradient is that of the %d-step truncated "
+                       "iteration, not of the converged solution, and the slower the convergence the larger the "
+                       "gap; finite differences of this program agree with its tape, so an FD check cannot reveal "
+                       "it. Iterate until the change is negligible (and compare the gradient), or differentiate the "
+                       "fixed point implicitly."
+                       % (record.kernel_name, chain.count, last, 100.0 * last / first, first, rate, chain.count))
+            return Finding(code="TW208", message=message, location=record.location(),
+                           severity=codes.severity("TW208"),
+                           data={"kernel": record.kernel_name, "steps": chain.count, "first_change": first,
+                                 "last_change": last, "ratio": last / first, "launch": record.index})
+
+        registry.report(key, build, launches=[record.index])
+
+
+_TIME_STEP = re.compile(r"^(dt|d_t|delta_t|time_?step|sim_dt|frame_dt|substep_dt|step_size)$", re.I)
+
+
+def _time_stepper(kernel) -> bool:
+    """A kernel that takes a time step (``dt``...) integrates a simulation."""
+    try:
+        return any(_TIME_STEP.match(p.label) for p in warp_seams.kernel_params(kernel))
+    except Exception:  # noqa: BLE001 (unknown Warp internals: treat as a solver)
+        return False
+
+
+def _alike(a, b) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype and a.device == b.device
+
+
+def _still_moving(chain: Chain) -> bool:
+    deltas = chain.deltas
+    if len(deltas) < MIN_STEPS - 2 or deltas[0] <= 0.0:
+        return False
+    first, last = deltas[0], deltas[-1]
+    shrinking = sum(1 for a, b in zip(deltas, deltas[1:]) if b <= a) / (len(deltas) - 1)
+    return (last <= CONTRACTING * first and shrinking >= STEADY and last > STILL_MOVING * first
+            and last > NOISE * max(chain.scale, 1e-30))
+
+
+def _max_change(new, old) -> Optional[tuple]:
+    """(max |new - old|, max |new|) on the host; None for arrays too large to read."""
+    import numpy as np  # noqa: PLC0415
+
+    if new.size > MAX_ELEMENTS or not new.is_contiguous or not old.is_contiguous:
+        return None
+    a = np.asarray(new.numpy(), dtype=np.float64)
+    b = np.asarray(old.numpy(), dtype=np.float64)
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        return None
+    return float(np.max(np.abs(a - b))), float(np.max(np.abs(a)))
