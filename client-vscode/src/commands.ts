@@ -39,6 +39,8 @@ export class TapewatchCommands {
       vsapi.registerCommand(Commands.selectDevice, (arg) => this.selectDevice(arg)),
       vsapi.registerCommand(Commands.generateHarness, (arg) => this.generateHarness(arg)),
       vsapi.registerCommand(Commands.restartServer, () => this.deps.server.restart()),
+      vsapi.registerCommand(Commands.clearDiagnostics, (arg) => this.clearDiagnostics(arg)),
+      vsapi.registerCommand(Commands.clearAllDiagnostics, () => this.clearDiagnostics('all')),
       this.deps.server.onRunFinished((params) => this.onRunFinished(params)),
     ];
   }
@@ -145,6 +147,29 @@ export class TapewatchCommands {
         this.deps.log.error(`Harness for ${uri.toString()}: ${errorText(err)}`);
         void this.offerOutput(`Tapewatch: could not generate a harness for ${file}: ${errorText(err)}`);
       }
+    }
+  }
+
+  /**
+   * Withdraw the run diagnostics of one script (the argument, else the active
+   * file; its harness's too) or, with 'all' or no file, of every script. Static
+   * lints stay: they follow the code.
+   */
+  async clearDiagnostics(arg?: unknown): Promise<number | undefined> {
+    const uri = arg === 'all' ? undefined : (this.uriFrom(arg) ?? vsapi.activeDocument()?.uri);
+    const target = uri?.scheme === 'file' ? uri : undefined;
+    try {
+      const result = await this.deps.server.executeCommand(ServerCommands.clearDiagnostics, target ? [target.toString()] : []);
+      const cleared = isObject(result) && typeof result.cleared === 'number' ? result.cleared : 0;
+      this.deps.status.cleared(target?.fsPath);
+      void this.deps.graph.refresh(target);
+      const what = target ? path.basename(target.fsPath) : 'all scripts';
+      vsapi.setStatusBarMessage(`Tapewatch: cleared ${cleared} diagnostic${cleared === 1 ? '' : 's'} of ${what}`, 5000);
+      return cleared;
+    } catch (err) {
+      this.deps.log.error(`Clear diagnostics: ${errorText(err)}`);
+      void this.offerOutput(`Tapewatch: could not clear the diagnostics: ${errorText(err)}`);
+      return undefined;
     }
   }
 

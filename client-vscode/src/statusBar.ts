@@ -5,6 +5,14 @@ import * as vsapi from './common/vscodeapi';
 import type { RunSummary } from '../shared/protocol';
 import { statusView, type StatusState } from './statusModel';
 
+function sameFile(summary: RunSummary, fsPath: string): boolean {
+  try {
+    return vsapi.parseUri(summary.uri).fsPath === fsPath;
+  } catch {
+    return true; // no usable uri: nothing to keep it for
+  }
+}
+
 export class StatusBar {
   private readonly item: vsapi.StatusBarItem;
   private state: StatusState;
@@ -24,6 +32,14 @@ export class StatusBar {
 
   finished(file: string, summary: RunSummary): void {
     this.update({ running: undefined, last: { file, summary } });
+  }
+
+  /** The diagnostics of `fsPath` (of every script without one) were withdrawn: so is its result. */
+  cleared(fsPath?: string): void {
+    const last = this.state.last;
+    if (last && (fsPath === undefined || sameFile(last.summary, fsPath))) {
+      this.update({ last: undefined });
+    }
   }
 
   private render(): void {

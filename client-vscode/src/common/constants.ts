@@ -9,6 +9,8 @@ export const Commands = {
   selectDevice: 'tapewatch.selectDevice',
   generateHarness: 'tapewatch.generateHarness',
   restartServer: 'tapewatch.restartServer',
+  clearDiagnostics: 'tapewatch.clearDiagnostics',
+  clearAllDiagnostics: 'tapewatch.clearAllDiagnostics',
 } as const;
 
 /** Commands the server executes (`workspace/executeCommand`). */
@@ -16,6 +18,7 @@ export const ServerCommands = {
   runVerification: 'tapewatch.runVerification',
   generateHarness: 'tapewatch.generateHarness',
   listDevices: 'tapewatch.listDevices',
+  clearDiagnostics: 'tapewatch.clearDiagnostics',
 } as const;
 
 /** Custom messages. */
