@@ -72,3 +72,33 @@ def test_script_arguments_follow_double_dash(tmp_path):
     assert proc.returncode == 0
     assert "ARGS ['-q', '--device', 'x']" in proc.stderr  # the script's output goes to stderr
     assert json.loads(proc.stdout)["device"] == "cpu"
+
+
+def test_several_scripts_and_folders_in_parallel(tmp_path):
+    import shutil
+
+    folder = tmp_path / "repros"
+    (folder / "nested").mkdir(parents=True)
+    shutil.copy(EXAMPLES / "copy_overwrite.py", folder / "copy_overwrite.py")
+    shutil.copy(EXAMPLES / "correct_fresh_arrays.py", folder / "nested" / "correct_fresh_arrays.py")
+    (folder / "_helper.py").write_text("import warp as wp\ntape = wp.Tape()\ntape.backward()\n")  # a helper: skipped
+    (folder / "notes.py").write_text("print('no tape here')\n")  # records no tape: skipped
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(:\n")
+    proc = check(folder, broken, "--jobs", "2", "--format", "json")
+    doc = json.loads(proc.stdout)
+    runs = {os.path.basename(r["script"]): r for r in doc["runs"]}
+    assert sorted(runs) == ["broken.py", "copy_overwrite.py", "correct_fresh_arrays.py"]
+    assert [f["code"] for f in runs["copy_overwrite.py"]["findings"]] == ["TW102"]
+    assert runs["correct_fresh_arrays.py"]["status"] == "ok" and runs["broken.py"]["status"] == "failed"
+    assert doc["status"] == "failed" and proc.returncode == 2  # the worst of the runs
+    # Each script's output is prefixed with its name.
+    assert any(line.startswith("[copy_overwrite.py] ") for line in proc.stderr.splitlines())
+
+    text = check(folder, "-q")
+    assert text.returncode == 1
+    assert text.stdout.splitlines()[-1] == "tapewatch: 2 scripts: 1 with findings, 0 failed, 1 clean"
+    sarif = json.loads(check(folder, "-q", "--format", "sarif").stdout)
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["TW102"]
+    assert check(folder, "--", "x").returncode == 2  # script arguments need one script
+    assert check(tmp_path / "nowhere").returncode == 2

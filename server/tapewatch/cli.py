@@ -24,8 +24,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version="tapewatch " + __version__)
     sub = parser.add_subparsers(dest="command")
 
-    check = sub.add_parser("check", help="run a script with the overwrite tracker and report findings")
-    check.add_argument("script")
+    check = sub.add_parser("check", help="run scripts with the overwrite tracker and report findings")
+    check.add_argument("scripts", nargs="+", metavar="SCRIPT",
+                       help="scripts, or folders: every .py in them that records a wp.Tape")
+    check.add_argument("-j", "--jobs", type=int, default=None,
+                       help="scripts run at once (default: the number of cores)")
     check.add_argument("--device", default=defaults.DEVICE, help="Warp device (default: %s)" % defaults.DEVICE)
     check.add_argument("--python", default=sys.executable, help="interpreter that has Warp (default: this one)")
     check.add_argument("--timeout", type=float, default=defaults.TIMEOUT_S,
@@ -168,12 +171,23 @@ def show_history(ns) -> int:
 
 
 def check(ns) -> int:
-    from .report import to_json, to_sarif, to_text  # noqa: PLC0415
-    from .runner import RunRequest, run_probe  # noqa: PLC0415
+    from .runner import RunRequest  # noqa: PLC0415
 
-    args = ns.args
     if ns.cwd and not os.path.isdir(ns.cwd):
         print("tapewatch: --cwd %s is not a directory" % ns.cwd, file=sys.stderr)
+        return EXIT_TOOL
+    scripts, problems = collect_scripts(ns.scripts)
+    for problem in problems:
+        print("tapewatch: %s" % problem, file=sys.stderr)
+    if problems or not scripts:
+        if not scripts and not problems:
+            print("tapewatch: no script that records a wp.Tape in %s" % " ".join(ns.scripts), file=sys.stderr)
+        return EXIT_TOOL
+    if len(scripts) > 1 and (ns.args or ns.baseline):
+        print("tapewatch: script arguments (after --) and --baseline need a single script", file=sys.stderr)
+        return EXIT_TOOL
+    if ns.jobs is not None and ns.jobs < 1:
+        print("tapewatch: --jobs must be at least 1", file=sys.stderr)
         return EXIT_TOOL
     baseline = None
     if ns.baseline:
@@ -184,40 +198,129 @@ def check(ns) -> int:
         except (OSError, ValueError) as exc:
             print("tapewatch: --baseline: %s" % exc, file=sys.stderr)
             return EXIT_TOOL
-    req = RunRequest(script=ns.script, python=ns.python, device=ns.device, timeout=ns.timeout,
-                     cwd=ns.cwd, args=args, graph=not ns.no_graph,
-                     check_launches=ns.check_launches, library_frames=ns.library_frames, lint=not ns.no_lint, cold=ns.cold)
+    requests = [RunRequest(script=script, python=ns.python, device=ns.device, timeout=ns.timeout,
+                           cwd=ns.cwd, args=ns.args, graph=not ns.no_graph, check_launches=ns.check_launches,
+                           library_frames=ns.library_frames, lint=not ns.no_lint, cold=ns.cold)
+               for script in scripts]
     err = sys.stderr
-    err.write("tapewatch: running %s on %s with %s\n" % (ns.script, ns.device, ns.python))
+    jobs = min(ns.jobs or os.cpu_count() or 1, len(requests))
+    for req in requests:
+        err.write("tapewatch: running %s on %s with %s\n" % (req.script, ns.device, ns.python))
     err.flush()
-
-    def echo(stream: str, text: str) -> None:
-        # The report owns stdout; the script's own output goes to stderr.
-        if not ns.quiet:
-            err.write(text)
-            err.flush()
-
-    result, signum = asyncio.run(_until_signalled(run_probe(req, on_output=echo)))
-    if result is None:
-        # The run's whole process tree is gone (cancelling the run kills its process group).
-        err.write("tapewatch: interrupted by %s; the run was stopped\n" % signal.Signals(signum).name)
+    results, signum = asyncio.run(_until_signalled(_run_all(requests, jobs, ns.quiet, err)))
+    if results is None:
+        # Every run's process tree is gone (cancelling a run kills its process group).
+        err.write("tapewatch: interrupted by %s; the runs were stopped\n" % signal.Signals(signum).name)
         return 128 + signum
-    base = os.getcwd()
-    if ns.format == "json":
-        out = to_json(result)
-    elif ns.format == "sarif":
-        out = to_sarif(result, base=base)
-    else:
-        out = to_text(result, base=base)
+    out = _report(results, ns.format, os.getcwd())
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
-    if not ns.no_evidence and not result.tool_failed:
+    if not ns.no_evidence:
         from . import evidence  # noqa: PLC0415
 
-        kept = evidence.save(result)
-        if kept:
-            err.write("tapewatch: this run is kept as %s\n" % os.path.relpath(kept))
+        for result in results:
+            kept = None if result.tool_failed else evidence.save(result)
+            if kept:
+                err.write("tapewatch: this run is kept as %s\n" % os.path.relpath(kept))
     if baseline is not None:
-        return _report_baseline(baseline, result, err)
+        return _report_baseline(baseline, results[0], err)
+    return max(_exit_status(r) for r in results)
+
+
+def collect_scripts(paths: List[str]) -> tuple:
+    """Files as given; folders searched for scripts that record a tape (not helpers, ``_*.py``)."""
+    from .runner import is_harness  # noqa: PLC0415
+
+    scripts, problems = [], []
+    for path in paths:
+        if os.path.isfile(path):
+            scripts.append(path)
+        elif os.path.isdir(path):
+            for folder, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")) and d not in ("node_modules",))
+                for name in sorted(files):
+                    full = os.path.join(folder, name)
+                    if name.endswith(".py") and not name.startswith("_") and \
+                            (is_harness(full) or _records_a_tape(full)):
+                        scripts.append(full)
+        else:
+            problems.append("no such file or folder: %s" % path)
+    seen: set = set()
+    unique = [s for s in scripts if not (os.path.realpath(s) in seen or seen.add(os.path.realpath(s)))]
+    return unique, problems
+
+
+def _records_a_tape(path: str) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read(1 << 20)
+    except OSError:
+        return False
+    return "Tape(" in text and ".backward(" in text
+
+
+async def _run_all(requests, jobs: int, quiet: bool, err) -> list:
+    """Every request, ``jobs`` at a time, in the given order; the scripts' output prefixed by name."""
+    from .runner import run_probe  # noqa: PLC0415
+
+    gate = asyncio.Semaphore(jobs)
+    several = len(requests) > 1
+
+    async def one(req):
+        name = os.path.basename(req.script)
+        partial = [""]
+
+        def echo(stream: str, text: str) -> None:
+            # The report owns stdout; the scripts' own output goes to stderr, line by line.
+            if quiet:
+                return
+            if not several:
+                err.write(text)
+                err.flush()
+                return
+            lines = (partial[0] + text).split("\n")
+            partial[0] = lines.pop()
+            for line in lines:
+                err.write("[%s] %s\n" % (name, line))
+            err.flush()
+
+        async with gate:
+            result = await run_probe(req, on_output=echo)
+        if partial[0] and not quiet:
+            err.write("[%s] %s\n" % (name, partial[0]))
+        if several:
+            err.write("tapewatch: %s: %s\n" % (name, result.status))
+            err.flush()
+        return result
+
+    return list(await asyncio.gather(*(one(r) for r in requests)))
+
+
+def _report(results: list, fmt: str, base: str) -> str:
+    from .report import to_json, to_sarif, to_text  # noqa: PLC0415
+    from .report.sarif import findings_to_sarif  # noqa: PLC0415
+
+    if len(results) == 1:
+        result = results[0]
+        return {"json": lambda: to_json(result), "sarif": lambda: to_sarif(result, base=base)}.get(
+            fmt, lambda: to_text(result, base=base))()
+    if fmt == "json":
+        import json  # noqa: PLC0415
+
+        worst = max(_exit_status(r) for r in results)
+        return json.dumps({"status": {EXIT_CLEAN: "ok", EXIT_FINDINGS: "findings", EXIT_TOOL: "failed"}[worst],
+                           "runs": [json.loads(to_json(r)) for r in results]}, indent=2)
+    if fmt == "sarif":
+        findings = [f for r in results for f in r.findings]
+        return findings_to_sarif(findings, base, {"scripts": [os.path.relpath(r.script, base) for r in results]})
+    texts = [to_text(r, base=base) for r in results]
+    failed = sum(1 for r in results if r.tool_failed)
+    with_findings = sum(1 for r in results if not r.tool_failed and r.problems())
+    texts.append("tapewatch: %d scripts: %d with findings, %d failed, %d clean\n"
+                 % (len(results), with_findings, failed, len(results) - failed - with_findings))
+    return "".join(texts)
+
+
+def _exit_status(result) -> int:
     if result.tool_failed:
         return EXIT_TOOL
     return EXIT_FINDINGS if result.problems() else EXIT_CLEAN
