@@ -196,7 +196,7 @@ export class TapewatchCommands {
     if (!toast) {
       return;
     }
-    const show = toast.level === 'error' ? vsapi.showErrorMessage : vsapi.showInformationMessage;
+    const show = { error: vsapi.showErrorMessage, warning: vsapi.showWarningMessage, information: vsapi.showInformationMessage }[toast.level];
     void show(toast.message, ...toast.actions.map((a) => a.title)).then((pick) => {
       const action = toast.actions.find((a) => a.title === pick);
       if (action) {

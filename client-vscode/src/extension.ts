@@ -7,6 +7,7 @@ import { TapewatchCommands } from './commands';
 import { EXTENSION_NAME } from './common/constants';
 import { ServerConnection } from './common/server';
 import { SECTION } from './common/settings';
+import { checkInterpreterOnStart } from './interpreterCheck';
 import * as vsapi from './common/vscodeapi';
 import { TapeGraphPanel } from './graph/panel';
 import { StatusBar } from './statusBar';
@@ -30,6 +31,7 @@ export async function activate(context: vsapi.ExtensionContext): Promise<void> {
     log,
     status,
     ...commands.register(),
+    checkInterpreterOnStart(connection, log),
     connection.onDidChangeState(() => status.update({ serverDown: connection.startError })),
     vsapi.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(`${SECTION}.device`)) {

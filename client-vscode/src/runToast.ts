@@ -17,7 +17,7 @@ export type ToastAction =
   | { title: 'Show Output'; kind: 'showOutput' };
 
 export interface Toast {
-  level: 'information' | 'error';
+  level: 'information' | 'warning' | 'error';
   message: string;
   actions: ToastAction[];
 }
@@ -60,4 +60,14 @@ export function runToast(file: string, summary: RunSummary): Toast | undefined {
     return { level: 'information', message: `Tapewatch: ${file}: ${describeSummary(summary)}.`, actions: [{ title: 'Show Tape Graph', kind: 'showGraph' }] };
   }
   return undefined;
+}
+
+/**
+ * The warning when the interpreter cannot import Warp, at server start
+ * (before a run fails on it). The server's error usually names the
+ * interpreter already; it is not repeated then.
+ */
+export function interpreterToast(interpreter: string | undefined, error: string): Toast {
+  const message = interpreter && !error.includes(interpreter) ? `Tapewatch: ${interpreter} cannot import Warp (${error})` : `Tapewatch: ${error}`;
+  return { level: 'warning', message, actions: fixesFor('TW903') };
 }

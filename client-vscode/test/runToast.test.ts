@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseRunSummary, type RunSummary } from '../shared/protocol';
-import { runToast } from '../src/runToast';
+import { interpreterToast, runToast } from '../src/runToast';
 
 /** A summary as the server sends it (docs/protocol.md), through the real parser. */
 function summary(fields: Record<string, unknown>): RunSummary {
@@ -72,5 +72,20 @@ describe('the toast at the end of a run', () => {
     });
     assert.equal(runToast('train.py', summary({ status: 'ok', counts: {}, findings: 0 })), undefined);
     assert.equal(runToast('train.py', summary({ status: 'cancelled' })), undefined);
+  });
+});
+
+describe('the interpreter check at server start', () => {
+  it('names the interpreter once, with Select Interpreter and Open Settings', () => {
+    const t = interpreterToast('/usr/bin/python3', "ModuleNotFoundError: No module named 'warp'");
+    assert.equal(t.level, 'warning');
+    assert.equal(t.message, "Tapewatch: /usr/bin/python3 cannot import Warp (ModuleNotFoundError: No module named 'warp')");
+    assert.deepEqual(
+      t.actions.map((a) => a.title),
+      ['Select Interpreter', 'Open Settings'],
+    );
+    // The server's own message already names it.
+    const own = "Warp cannot be imported in /usr/bin/python3 (ModuleNotFoundError: No module named 'warp').";
+    assert.equal(interpreterToast('/usr/bin/python3', own).message, `Tapewatch: ${own}`);
   });
 });

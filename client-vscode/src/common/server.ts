@@ -62,6 +62,7 @@ export class ServerConnection {
   private readonly reportedProblems = new Set<string>();
   private readonly runFinishedListeners = new Set<(params: unknown) => void>();
   private readonly stateListeners = new Set<() => void>();
+  private readonly startListeners = new Set<() => void>();
   /** Why the last start failed, if it did. */
   public startError: string | undefined;
 
@@ -83,6 +84,12 @@ export class ServerConnection {
   onRunFinished(listener: (params: unknown) => void): vsapi.Disposable {
     this.runFinishedListeners.add(listener);
     return { dispose: () => this.runFinishedListeners.delete(listener) };
+  }
+
+  /** After each successful start (once per server process). */
+  onDidStart(listener: () => void): vsapi.Disposable {
+    this.startListeners.add(listener);
+    return { dispose: () => this.startListeners.delete(listener) };
   }
 
   onDidChangeState(listener: () => void): vsapi.Disposable {
@@ -174,6 +181,7 @@ export class ServerConnection {
       await client.start();
       await this.applyTrace();
       this.log.info(`Server running on ${choice.command}.`);
+      this.startListeners.forEach((l) => l());
     } catch (err) {
       this.fail(
         `Tapewatch could not start its server with "${choice.command}": ${errorText(err)}. ` +
