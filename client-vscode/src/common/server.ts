@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CancellationToken, ConfigurationChangeEvent, Uri } from 'vscode';
 import {
+  CancellationToken as JsonRpcCancellationToken,
   DidChangeConfigurationNotification,
   ExecuteCommandRequest,
   LanguageClient,
@@ -18,6 +19,7 @@ import {
   type DynamicFeature,
   type ExecuteCommandRegistrationOptions,
   type LanguageClientOptions,
+  type ShowDocumentResult,
   type StaticFeature,
   type WorkDoneProgressBegin,
   type WorkDoneProgressEnd,
@@ -45,6 +47,11 @@ class TapewatchLanguageClient extends LanguageClient {
     }
     super.registerFeature(feature);
   }
+}
+
+/** A `file:` (or other) URI whose path is a Markdown file. */
+function isMarkdownUri(uri: string): boolean {
+  return /\.md$/i.test(uri.split(/[?#]/)[0]);
 }
 
 export type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
@@ -163,6 +170,21 @@ export class ServerConnection {
           },
           // We push `{settings: {tapewatch: ...}}` ourselves (onConfigurationChanged).
           didChangeConfiguration: async () => undefined,
+        },
+        window: {
+          // The server shows a code's documentation page (a .md file in the extension's
+          // install folder): render it, read-only, instead of opening the raw file.
+          showDocument: async (params, next) => {
+            if (params.external !== true && isMarkdownUri(params.uri)) {
+              try {
+                await vsapi.executeCommand('markdown.showPreview', vsapi.parseUri(params.uri));
+                return { success: true };
+              } catch (err) {
+                this.log.warn(`Markdown preview of ${params.uri}: ${errorText(err)}; opening the file.`);
+              }
+            }
+            return next(params, JsonRpcCancellationToken.None) as Promise<ShowDocumentResult>;
+          },
         },
       },
     };
