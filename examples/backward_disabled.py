@@ -24,7 +24,7 @@ def integrate(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3), dt: float,
     x_out[i] = x[i] + v[i] * dt
 
 
-@wp.kernel(enable_backward=False)
+@wp.kernel(enable_backward=False)  # expect: TW405
 def apply_drag(v: wp.array(dtype=wp.vec3), drag: float, dt: float, v_out: wp.array(dtype=wp.vec3)):
     i = wp.tid()
     vel = v[i]
@@ -48,7 +48,7 @@ for it in range(2):
         x, v = x0, v0
         for _ in range(STEPS):
             v_next = wp.empty_like(v)
-            wp.launch(apply_drag, dim=1, inputs=[v, 0.1, DT], outputs=[v_next])  # expect: TW405
+            wp.launch(apply_drag, dim=1, inputs=[v, 0.1, DT], outputs=[v_next])  # launch
             x_next = wp.empty_like(x)
             wp.launch(integrate, dim=1, inputs=[x, v_next, DT], outputs=[x_next])
             x, v = x_next, v_next

@@ -6,7 +6,7 @@ summed before the optimizer step.  The state is carried to the next window
 with ``wp.copy`` outside any tape, so each window's gradient ignores how the
 parameter shaped the state it started from.  Every window is right on its
 own; the sum is the gradient of a different objective.  A verification run
-names it (TW207, at the per-window ``backward``); the FD harness measures it
+names it (TW207, on the tape made per window); the FD harness measures it
 (TW401).
 """
 
@@ -37,12 +37,12 @@ carried = wp.array(np.linspace(0.5, 1.5, N, dtype=np.float32), requires_grad=Tru
 for window in range(WINDOWS):
     states = [wp.clone(carried)] + [wp.zeros(N, dtype=float, requires_grad=True) for _ in range(STEPS)]
     loss = wp.zeros(1, dtype=float, requires_grad=True)
-    tape = wp.Tape()
+    tape = wp.Tape()  # expect: TW207
     with tape:
         for s in range(STEPS):
             wp.launch(step, dim=N, inputs=[states[s], damping, DT], outputs=[states[s + 1]])
         wp.launch(window_loss, dim=N, inputs=[states[-1]], outputs=[loss])
-    tape.backward(loss)  # backward: once per window, gradients accumulate in damping.grad  # expect: TW207
+    tape.backward(loss)  # backward: once per window, gradients accumulate in damping.grad
     wp.copy(carried, states[-1])  # the carry, outside the tape
 
 print("summed window gradient", damping.grad.numpy()[0])

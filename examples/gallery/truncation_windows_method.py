@@ -32,12 +32,12 @@ class Trainer:
     def window(self):
         xs = [self.x] + [wp.zeros(N, dtype=float, requires_grad=True) for _ in range(STEPS)]
         loss = wp.zeros(1, dtype=float, requires_grad=True)
-        tape = wp.Tape()
+        tape = wp.Tape()  # expect: TW207
         with tape:
             for s in range(STEPS):
                 wp.launch(step, dim=N, inputs=[xs[s], self.k], outputs=[xs[s + 1]])
             wp.launch(loss_kernel, dim=N, inputs=[xs[-1]], outputs=[loss])
-        tape.backward(loss)  # expect: TW207
+        tape.backward(loss)
         self.x = xs[-1]  # the next window starts where this one ended
 
 

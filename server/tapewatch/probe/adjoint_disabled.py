@@ -3,7 +3,8 @@
 A kernel built with ``enable_backward=False`` (kernel option, module option
 or ``wp.config.enable_backward``) is skipped by ``tape.backward()``:
 everything upstream of it silently gets no gradient through it.  Reported
-at the forward launch, with where the option is set.
+at the line that sets the option (the one to change), with the forward
+launch as a related location; at the launch when no option line is found.
 """
 
 from __future__ import annotations
@@ -37,33 +38,46 @@ class DisabledAdjoint:
                 self._report(item.launch, records.get(item.index))
 
     def _report(self, entry: warp_seams.LaunchEntry, record) -> None:
+        """At the option that disables the adjoint (the line to change), the launch related.
+
+        Without a findable option line, at the launch.
+        """
         registry = self.tracker.registry
         kernel = entry.kernel
-        key = ("TW405", launch_key(entry, record), kernel.key)
+        _, source = self.enabled(kernel)
+        option = registry.attempt("finding where enable_backward is set", lambda: option_location(kernel, source))
+        key = ("TW405", (option.path, option.line) if option is not None else launch_key(entry, record), kernel.key)
         if registry.bump(key):
             return
 
         def build():
-            loc = launch_location(entry, record)
-            _, source = self.enabled(kernel)
+            launch = launch_location(entry, record)
             upstream = upstream_names(self.wp, entry, record)
             where = {"kernel": "kernel option", "module": "module option",
                      "config": "wp.config.enable_backward"}[source]
-            message = (
-                "`%s` is compiled with enable_backward=False (%s), but this launch is on a tape that is "
-                "differentiated: tape.backward() silently skips it, so everything upstream of it%s gets no "
-                "gradient through it." % (kernel.key, where,
-                                          " (%s)" % ", ".join("`%s`" % n for n in upstream) if upstream else "")
-            )
-            related: List[Related] = rel.kernel_def(kernel, "kernel `%s`" % kernel.key)
-            option = option_location(kernel, source)
+            gets = " (%s)" % ", ".join("`%s`" % n for n in upstream) if upstream else ""
             if option is not None:
-                related.append(Related(option, "enable_backward=False set here", "option"))
+                message = (
+                    "enable_backward=False (%s) leaves `%s` without an adjoint, but it is launched on a tape that "
+                    "is differentiated%s: tape.backward() silently skips it, so everything upstream of it%s gets "
+                    "no gradient through it." % (where, kernel.key, " (line %d)" % launch.line if launch else "",
+                                                 gets))
+            else:
+                message = (
+                    "`%s` is compiled with enable_backward=False (%s), but this launch is on a tape that is "
+                    "differentiated: tape.backward() silently skips it, so everything upstream of it%s gets no "
+                    "gradient through it." % (kernel.key, where, gets))
+            related: List[Related] = []
+            if option is not None and launch is not None:
+                related.append(Related(launch, "`%s` launched on the differentiated tape here" % kernel.key,
+                                       "launch"))
+            related += rel.kernel_def(kernel, "kernel `%s`" % kernel.key)
             if record is not None:
                 related.extend(rel.caller_chain(record.site))
-            return Finding(code="TW405", message=message, location=loc, severity=codes.severity("TW405"),
-                           related=related, data={"kernel": kernel.key, "option": source, "upstream": upstream,
-                                                  "launch": record.index if record is not None else None})
+            return Finding(code="TW405", message=message, location=option or launch,
+                           severity=codes.severity("TW405"), related=related,
+                           data={"kernel": kernel.key, "option": source, "upstream": upstream,
+                                 "launch": record.index if record is not None else None})
 
         registry.report(key, build, launches=[record.index if record is not None else None])
 

@@ -12,7 +12,8 @@ Seen at run time as a chain: the same kernel launched again and again on
 one tape, each launch reading the array the previous one wrote (fresh
 arrays or a ping-pong pair), with the change between consecutive outputs
 shrinking (a contraction: a simulation's steps do not shrink steadily, and a
-kernel that takes a time step, ``dt``, is taken for a simulation, not a
+kernel that takes or uses a time step, ``dt``, or is named for one,
+``step``/``integrate``/``advect``..., is taken for a simulation, not a
 solver).  Reported when the chain ran at least ``MIN_STEPS``
 times, contracted, and the last change is still more than ``STILL_MOVING``
 of the first.  The values are read on the host (free on the CPU, a copy on
@@ -123,13 +124,19 @@ class FixedPoint:
         registry.report(key, build, launches=[record.index])
 
 
-_TIME_STEP = re.compile(r"^(dt|d_t|delta_t|time_?step|sim_dt|frame_dt|substep_dt|step_size)$", re.I)
+_TIME_STEP = re.compile(r"\b(dt|d_t|delta_t|time_?step|sim_dt|frame_dt|substep_dt|step_size)\b", re.I)
+_SIMULATION = re.compile(r"step|integrat|simulat|advance|advect|euler|verlet|rollout|dynamics|physics", re.I)
 
 
 def _time_stepper(kernel) -> bool:
-    """A kernel that takes a time step (``dt``...) integrates a simulation."""
+    """A kernel that takes or uses a time step (``dt``, ``DT``...), or is named for one, integrates a
+    simulation: its steps settle too, and that is not a truncated solve."""
     try:
-        return any(_TIME_STEP.match(p.label) for p in warp_seams.kernel_params(kernel))
+        if _SIMULATION.search(kernel.key or ""):
+            return True
+        if any(_TIME_STEP.fullmatch(p.label) for p in warp_seams.kernel_params(kernel)):
+            return True
+        return bool(_TIME_STEP.search(warp_seams.kernel_source(kernel) or ""))
     except Exception:  # noqa: BLE001 (unknown Warp internals: treat as a solver)
         return False
 

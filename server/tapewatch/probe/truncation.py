@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Dict, List, NamedTuple, Optional
 
 from .. import codes
-from ..model import Finding, Related
+from ..model import Finding, Location, Related
 from .sites import Site
 from .tracker import differentiable
 
@@ -25,10 +25,11 @@ from .tracker import differentiable
 class TapeMark:
     """What a carried value remembers of the tape that computed it (no arrays: nothing kept alive)."""
 
-    __slots__ = ("number", "differentiated", "backward_site", "parameters")
+    __slots__ = ("number", "differentiated", "backward_site", "parameters", "created")
 
-    def __init__(self, number: int):
+    def __init__(self, number: int, created: Optional[Site] = None):
         self.number = number
+        self.created = created  # where the tape object was made (a tape per window: in the loop)
         self.differentiated = False
         self.backward_site: Optional[Site] = None
         self.parameters: Dict[int, str] = {}  # id(parameter) -> its name, filled at backward()
@@ -89,9 +90,11 @@ class Truncation:
         for origin, record, access in state.__dict__.pop("truncations", []):
             shared = sorted(name for key, name in mark.parameters.items() if key in origin.mark.parameters)
             if shared:
-                self._report(origin, record, access, shared)
+                self._report(origin, record, access, shared, mark)
+        # What this tape records from now on (reused after a reset) is the next window.
+        state.__dict__["mark"] = TapeMark(state.number, mark.created)
 
-    def _report(self, origin, record, access, shared: List) -> None:
+    def _report(self, origin, record, access, shared: List, mark: TapeMark) -> None:
         registry = self.tracker.registry
         back = origin.mark.backward_site
         key = ("TW207", back.key() if back is not None else origin.mark.number, record.site.key())
@@ -101,12 +104,13 @@ class Truncation:
             record.access_label(access)
         params = ", ".join("`%s`" % n for n in shared[:3])
         message = (
-            "This tape continues from `%s`, which tape %d computed (`%s`) and whose backward() already ran: the "
+            "This tape continues from `%s`, which %s computed (`%s`) and whose backward() already ran: the "
             "gradient of this tape's loss stops at `%s` and never reaches the earlier tape, although %s shape%s "
             "both. Summed over the tapes, the gradient is that of a different objective (truncation). Record the "
             "whole horizon on one tape, or carry the adjoint of the state back from tape to tape (checkpointing). "
             "If truncated backpropagation is meant, ignore this."
-            % (what, origin.mark.number, origin.kernel, what, params, "s" if len(shared) == 1 else ""))
+            % (what, "its previous recording" if origin.mark.number == mark.number else "tape %d" % origin.mark.number,
+               origin.kernel, what, params, "s" if len(shared) == 1 else ""))
         related: List[Related] = []
         read_loc = registry.attempt("locating a launch", record.location)
         if read_loc is not None:
@@ -120,16 +124,37 @@ class Truncation:
                                                                                             "assign")))
             if carried is not None:
                 related.append(Related(carried, "carried outside any tape here", "carry"))
-        loc = back.location((".backward", "backward")) if back is not None else read_loc
+        back_loc = registry.attempt("locating a backward() call",
+                                    lambda: back.location((".backward", "backward"))) if back is not None else None
+        loc = back_loc or read_loc
+        made = origin.mark.created
+        if made is not None and mark.created is not None and mark.number != origin.mark.number \
+                and made.key() is not None and made.key() == mark.created.key():
+            # A new tape object per window, made on one line: that line is the one to change.
+            created = registry.attempt("locating a tape", lambda: made.location(("Tape",)))
+            if created is not None:
+                loc = _window(created, back_loc)
+                message = "A new tape is made here for each window. " + message
+                if back_loc is not None:
+                    related.insert(0, Related(back_loc, "the earlier window's backward() runs here", "backward"))
         registry.report(key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
                                      related=related, data={"array": what, "parameters": shared[:3],
                                                             "earlier_tape": origin.mark.number}))
 
 
+def _window(created: Location, back: Optional[Location]) -> Location:
+    """From the tape's creation to its backward() when they are close in one file: the window to restructure."""
+    if back is not None and back.path == created.path and 0 <= back.line - created.line <= 30:
+        return Location(created.path, created.line, created.column, back.end_line or back.line,
+                        back.end_column or back.column)
+    return created
+
+
 def _mark(state) -> TapeMark:
     mark = state.__dict__.get("mark")
     if mark is None:
-        mark = state.__dict__["mark"] = TapeMark(state.number)
+        created = state.site if state.site is not None and state.site.snaps else None
+        mark = state.__dict__["mark"] = TapeMark(state.number, created)
     return mark
 
 
