@@ -1,11 +1,21 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { Commands, ServerCommands } from '../src/common/constants';
 import { SETTING_KEYS } from '../src/common/settings';
 
-const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+const ROOT = path.join(__dirname, '..', '..');
+const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+/** Whether .vscodeignore (everything excluded, then `!` lines) lets `file` into the .vsix. */
+function shipped(file: string): boolean {
+  const patterns = readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('!'))
+    .map((l) => new RegExp(`^${l.slice(1).replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '.*').replace(/(?<!\.)\*/g, '[^/]*')}$`));
+  return patterns.some((re) => re.test(file));
+}
 
 describe('package.json (the extension manifest)', () => {
   it('contributes every client command, and no server-only command', () => {
@@ -36,5 +46,44 @@ describe('package.json (the extension manifest)', () => {
     assert.match(title.when, /resourceLangId == python/);
     const context = manifest.contributes.menus['editor/context'].find((m: { command: string }) => m.command === Commands.runVerification);
     assert.match(context.when, /editorLangId == python/);
+  });
+
+  it('has a 128x128 PNG icon that ships', () => {
+    const png = readFileSync(path.join(ROOT, manifest.icon));
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
+    assert.ok(shipped(manifest.icon), `${manifest.icon} is in the .vsix`);
+  });
+
+  it('walks a new user through the first hour, each step with a shipped page', () => {
+    const [walkthrough] = manifest.contributes.walkthroughs;
+    const steps = walkthrough.steps as { id: string; description: string; media: { markdown: string } }[];
+    assert.deepEqual(
+      steps.map((st) => st.id),
+      ['interpreter', 'run', 'finding', 'harness', 'graph'],
+    );
+    for (const st of steps) {
+      assert.ok(existsSync(path.join(ROOT, st.media.markdown)), st.media.markdown);
+      assert.ok(shipped(st.media.markdown), `${st.media.markdown} is in the .vsix`);
+    }
+    assert.match(steps[0].description, /command:workbench\.action\.openSettings\?%5B%22tapewatch\.interpreter%22%5D/);
+    assert.match(steps[3].description, /command:tapewatch\.generateHarness/);
+    assert.match(steps[4].description, /command:tapewatch\.showTapeGraph/);
+  });
+
+  it('packs the users\' readme, with its pictures inlined, not the repository\'s README', () => {
+    assert.match(manifest.scripts.package, /--readme-path client-vscode\/out\/README\.md/);
+    assert.match(manifest.scripts['vscode:prepublish'], /vsix-readme\.mjs/);
+    assert.equal(shipped('README.md'), false);
+    assert.equal(shipped('client-vscode/src/extension.ts'), false);
+    // Every picture of the users' readme exists (the packing inlines it).
+    const readme = readFileSync(path.join(ROOT, 'client-vscode', 'README.md'), 'utf8');
+    const pictures = [...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1]);
+    assert.ok(pictures.length >= 3);
+    for (const pic of pictures) {
+      assert.ok(existsSync(path.join(ROOT, 'client-vscode', pic)), pic);
+    }
+    // Links that would not open from the extension page: none.
+    assert.deepEqual([...readme.matchAll(/(?<!!)\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1]).filter((l) => !/^https?:/.test(l)), []);
   });
 });

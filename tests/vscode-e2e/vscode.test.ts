@@ -5,7 +5,15 @@
  * Verification" from the command palette and checks that
  *   1. the Problems panel lists TW101 on the launch line (`# expect: TW101`),
  *   2. the editor draws a warning squiggle on that line,
- *   3. "Tapewatch: Show Tape Graph" opens the webview with the drawn graph.
+ *   3. "Tapewatch: Show Tape Graph" opens the webview with the drawn graph,
+ *   4. the "Show documentation for TW101" quick fix opens the page as a
+ *      rendered Markdown preview,
+ *   5. a second run replaces the first run's diagnostics (one TW101), and the
+ *      status bar's number equals VS Code's own Problems count,
+ *   6. "Tapewatch: Clear Diagnostics" withdraws them and resets the status bar,
+ *   7. the extension page shows its icon and its readme's pictures,
+ *   8. an interpreter without Warp is named at server start and in the failed
+ *      run's toast (TW903), both with "Select Interpreter".
  *
  * Needs: scripts/setup-code-server.sh (code-server under .cache/code-server),
  * `npm run package` (dist/tapewatch.vsix), a Python with Warp (.venv from
@@ -18,6 +26,7 @@
  *   CODE_SERVER              code-server's entry.js (default: the one in .cache/code-server)
  *   TAPEWATCH_VSIX           the extension (default dist/tapewatch.vsix)
  *   TAPEWATCH_TEST_PYTHON    the interpreter with Warp (default .venv/bin/python)
+ *   TAPEWATCH_E2E_NO_WARP_PYTHON  a Python 3.9+ without Warp (default /usr/bin/python3)
  *   CHROMIUM_PATH            default /usr/bin/chromium
  *   TAPEWATCH_E2E_SCREENSHOTS  folder for vscode-{squiggle,problems,graph}.png
  *                            (default .cache/e2e-artifacts; docs/images for the README)
@@ -100,7 +109,7 @@ const missing = [
   [CHROMIUM, 'chromium: apt-get install chromium (or set CHROMIUM_PATH)'],
 ].filter(([p]) => !existsSync(p));
 
-describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 420_000 }, () => {
+describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 600_000 }, () => {
   let tmp = '';
   let workspace = '';
   let userData = '';
@@ -200,6 +209,54 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 42
     return page;
   }
 
+  /** The user settings.json. */
+  function writeSettings(): void {
+    const settings = {
+      'tapewatch.interpreter': PYTHON,
+      'tapewatch.device': 'cpu',
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'workbench.enableExperiments': false,
+      'telemetry.telemetryLevel': 'off',
+      'extensions.ignoreRecommendations': true,
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      'update.mode': 'none',
+      'git.enabled': false,
+      'files.autoSave': 'off',
+    };
+    writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  }
+
+  /** A notification toast whose text matches. */
+  function toast(text: RegExp) {
+    return requirePage().locator('.notifications-toasts .notification-list-item').filter({ hasText: text }).first();
+  }
+
+  /** The number the Tapewatch status bar item shows after the device ("cpu 3"; none: undefined). */
+  async function statusNumber(): Promise<number | undefined> {
+    const text = await requirePage().locator('.statusbar-item[id$="tapewatch.status"]').first().innerText({ timeout: T.ui });
+    const m = /\bcpu\s+(\d+)\s*$/.exec(text.trim());
+    return m ? Number(m[1]) : undefined;
+  }
+
+  /** Errors + warnings + infos of VS Code's own Problems item in the status bar (all markers). */
+  async function problemsTotal(): Promise<number> {
+    const text = await requirePage().locator('#status\\.problems').first().innerText({ timeout: T.ui });
+    return (text.match(/\d+/g) ?? []).map(Number).reduce((a, b) => a + b, 0);
+  }
+
+  /** The Problems panel's rows for `code` (the panel is opened). */
+  async function problemRows(code: string): Promise<string[]> {
+    const p = requirePage();
+    const panel = p.locator('.markers-panel');
+    if (!(await panel.isVisible())) {
+      await p.keyboard.press('Control+Shift+M');
+    }
+    await panel.waitFor({ state: 'visible', timeout: T.ui });
+    return (await panel.locator('.monaco-list-row').filter({ hasText: code }).allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+  }
+
   /** F1, the command's title, a click on its row. */
   async function runCommand(title: string): Promise<void> {
     const p = requirePage();
@@ -270,27 +327,7 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 42
     mkdirSync(workspace, { recursive: true });
     mkdirSync(path.join(userData, 'User'), { recursive: true });
     cpSync(EXAMPLE, path.join(workspace, path.basename(EXAMPLE)));
-    writeFileSync(
-      path.join(userData, 'User', 'settings.json'),
-      JSON.stringify(
-        {
-          'tapewatch.interpreter': PYTHON,
-          'tapewatch.device': 'cpu',
-          'workbench.startupEditor': 'none',
-          'workbench.tips.enabled': false,
-          'workbench.enableExperiments': false,
-          'telemetry.telemetryLevel': 'off',
-          'extensions.ignoreRecommendations': true,
-          'extensions.autoCheckUpdates': false,
-          'extensions.autoUpdate': false,
-          'update.mode': 'none',
-          'git.enabled': false,
-          'files.autoSave': 'off',
-        },
-        null,
-        2,
-      ),
-    );
+    writeSettings();
     // code-server writes a default config.yaml and data under XDG folders: keep them in tmp.
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -525,6 +562,172 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 42
       assert.match(findings, new RegExp(`:${launchLine}:\\d+ TW101`), findings);
       await parkMouse();
       await shoot('.part.editor', 'vscode-graph.png');
+    });
+  });
+
+  it('opens the rendered documentation page from the "Show documentation" quick fix', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const p = requirePage();
+    await step('Show documentation for TW101', async () => {
+      await quickOpen(path.basename(EXAMPLE), path.basename(EXAMPLE));
+      await goToLine(launchLine);
+      await runCommand('Quick Fix...');
+      const item = p.locator('.action-widget .monaco-list-row').filter({ hasText: 'Show documentation for TW101' });
+      await item.first().waitFor({ state: 'visible', timeout: T.ui });
+      assert.equal(await item.count(), 1, 'one "Show documentation for TW101" entry');
+      // The menu takes keys, not clicks (a pointer block covers it): move the focus there, Enter.
+      const rows = await p.locator('.action-widget .monaco-list-row').count();
+      for (let i = 0; i <= rows; i++) {
+        const focused = await p.locator('.action-widget .monaco-list-row.focused').first().innerText().catch(() => '');
+        if (focused.includes('Show documentation for TW101')) {
+          break;
+        }
+        await p.keyboard.press('ArrowDown');
+      }
+      await p.keyboard.press('Enter');
+    });
+    await step('the page is a Markdown preview, not the raw file', async () => {
+      await p.locator('.tabs-container .tab').filter({ hasText: 'Preview TW101.md' }).first().waitFor({ state: 'visible', timeout: T.ui });
+      // The preview is a webview: find the frame whose page rendered the heading.
+      const deadline = Date.now() + T.ui;
+      let heading = '';
+      while (!heading && Date.now() < deadline) {
+        for (const frame of p.frames()) {
+          heading = (await frame.locator('h1').first().textContent({ timeout: 500 }).catch(() => null)) ?? '';
+          if (/TW101/.test(heading)) {
+            break;
+          }
+          heading = '';
+        }
+        if (!heading) {
+          await sleep(250);
+        }
+      }
+      assert.match(heading, /TW101/, 'the preview renders the page\'s title as a heading');
+      const raw = p.locator('.tabs-container .tab').filter({ hasText: /^TW101\.md/ });
+      assert.equal(await raw.count(), 0, 'no editor of the raw TW101.md');
+      await runCommand('View: Close All Editors');
+    });
+  });
+
+  it('replaces the first run\'s diagnostics with the second run\'s, and counts them as the Problems panel does', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const atLaunch = (rows: string[]) => rows.filter((r) => r.includes(`[Ln ${launchLine}, Col`));
+    let first: string[] = [];
+    await step('run the same script again', async () => {
+      first = atLaunch(await problemRows('TW101'));
+      assert.ok(first.length > 0, 'the first run\'s TW101 rows are listed');
+      await runCommand('Notifications: Clear All Notifications');
+      await quickOpen(path.basename(EXAMPLE), path.basename(EXAMPLE));
+      await runCommand('Tapewatch: Run Verification');
+      await toast(/Tapewatch: pingpong_helper\.py: \d+ findings?/).waitFor({ state: 'visible', timeout: T.run });
+    });
+    await step('the same TW101 rows, not twice, and the status bar says what the Problems panel lists', async () => {
+      const rows = atLaunch(await problemRows('TW101'));
+      assert.equal(rows.length, first.length, `TW101 rows at line ${launchLine} after the second run: ${rows.join(' | ')}`);
+      const shown = await statusNumber();
+      const total = await problemsTotal();
+      t.diagnostic(`status bar ${shown}, Problems ${total}`);
+      assert.ok(shown !== undefined && shown > 0, 'the status bar shows the run\'s count');
+      assert.equal(shown, total, 'the status bar and the Problems panel agree');
+      const summary = await toast(/Tapewatch: pingpong_helper\.py: \d+ findings?/).innerText();
+      assert.match(summary, new RegExp(`\\b${total} findings?\\b`), summary);
+    });
+  });
+
+  it('withdraws the run\'s diagnostics with "Tapewatch: Clear Diagnostics"', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const p = requirePage();
+    await step('Tapewatch: Clear Diagnostics', async () => {
+      await quickOpen(path.basename(EXAMPLE), path.basename(EXAMPLE));
+      await runCommand('Tapewatch: Clear Diagnostics');
+      await p.locator('.markers-panel .monaco-list-row').filter({ hasText: 'TW101' }).first().waitFor({ state: 'detached', timeout: T.ui });
+      assert.equal(await statusNumber(), undefined, 'the status bar forgets the run');
+    });
+  });
+
+  it('shows the extension page with its icon and pictures loaded', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const p = requirePage();
+    await step('open the installed extension\'s page', async () => {
+      await runCommand('Extensions: Show Installed Extensions');
+      const entry = p.locator('.extensions-viewlet .monaco-list-row').filter({ hasText: 'Tapewatch' }).first();
+      await entry.waitFor({ state: 'visible', timeout: T.ui });
+      await entry.click({ timeout: T.ui });
+      await p.locator('.extension-editor .name').filter({ hasText: 'Tapewatch' }).first().waitFor({ state: 'visible', timeout: T.ui });
+    });
+    await step('the icon and every picture of the readme load', async () => {
+      const icon = p.locator('.extension-editor .header img.icon').first();
+      await icon.waitFor({ state: 'visible', timeout: T.ui });
+      assert.ok(await icon.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 128), 'the 128x128 icon loads');
+      // The readme is a webview: find the frame with its title, then its pictures.
+      const deadline = Date.now() + T.ui;
+      let pictures: { src: string; width: number }[] = [];
+      while (Date.now() < deadline) {
+        for (const frame of p.frames()) {
+          const h1 = (await frame.locator('h1').first().textContent({ timeout: 500 }).catch(() => null)) ?? '';
+          if (h1.includes('gradient bugs in NVIDIA Warp')) {
+            pictures = await frame.locator('img').evaluateAll((imgs) =>
+              imgs.map((img) => ({ src: (img as HTMLImageElement).src.slice(0, 40), width: (img as HTMLImageElement).complete ? (img as HTMLImageElement).naturalWidth : 0 })),
+            );
+          }
+        }
+        if (pictures.length && pictures.every((pic) => pic.width > 0)) {
+          break;
+        }
+        await sleep(250);
+      }
+      t.diagnostic(`readme pictures: ${JSON.stringify(pictures)}`);
+      assert.ok(pictures.length >= 3, `the readme has its pictures (${pictures.length})`);
+      assert.deepEqual(pictures.filter((pic) => pic.width === 0), [], 'every picture loads');
+      await runCommand('View: Close All Editors');
+      await runCommand('View: Close Primary Side Bar');
+    });
+  });
+
+  it('names a missing Warp at server start and in the failed run\'s toast, with Select Interpreter', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const p = requirePage();
+    const noWarp = process.env.TAPEWATCH_E2E_NO_WARP_PYTHON || '/usr/bin/python3';
+    await step('switch to an interpreter without Warp', async () => {
+      await runCommand('Notifications: Clear All Notifications');
+      // The workspace's settings (watched like any file of the folder; the user settings.json is not
+      // reloaded from disk here): the server restarts on that interpreter and asks it for its devices.
+      mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+      writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'tapewatch.interpreter': noWarp }));
+      const warning = toast(/cannot import Warp|Warp cannot be imported/);
+      await warning.waitFor({ state: 'visible', timeout: T.start });
+      const text = await warning.innerText();
+      t.diagnostic(`server start: ${text.replace(/\s+/g, ' ')}`);
+      assert.ok(text.includes(noWarp), `the warning names ${noWarp}: ${text}`);
+      await warning.locator('.monaco-button', { hasText: 'Select Interpreter' }).first().waitFor({ state: 'visible', timeout: T.ui });
+      await runCommand('Notifications: Clear All Notifications');
+    });
+    await step('the run fails with a toast that names the cause', async () => {
+      await quickOpen(path.basename(EXAMPLE), path.basename(EXAMPLE));
+      await runCommand('Tapewatch: Run Verification');
+      const failed = toast(/Tapewatch: pingpong_helper\.py: TW903/);
+      await failed.waitFor({ state: 'visible', timeout: T.run });
+      const text = await failed.innerText();
+      t.diagnostic(`run: ${text.replace(/\s+/g, ' ')}`);
+      assert.match(text, /warp/i, text);
+      await failed.locator('.monaco-button', { hasText: 'Select Interpreter' }).first().waitFor({ state: 'visible', timeout: T.ui });
+      assert.match(await p.locator('.statusbar-item[id$="tapewatch.status"]').first().innerText(), /failed/);
     });
   });
 });
