@@ -662,7 +662,7 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     }
     const p = requirePage();
     await step('open the installed extension\'s page', async () => {
-      await runCommand('Extensions: Show Installed Extensions');
+      await runCommand('Extensions: Show Enabled Extensions');
       const entry = p.locator('.extensions-viewlet .monaco-list-row').filter({ hasText: 'Tapewatch' }).first();
       await entry.waitFor({ state: 'visible', timeout: T.ui });
       await entry.click({ timeout: T.ui });
