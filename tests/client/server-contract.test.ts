@@ -38,6 +38,7 @@ import { ServerCommands, Methods } from '../../client-vscode/src/common/constant
 import { didChangeConfigurationParams, initializationOptions, resolveSettings } from '../../client-vscode/src/common/settings';
 import { locateServerCode, serverLaunch } from '../../client-vscode/src/common/serverLaunch';
 import { parseRunSummary, parseTapeGraphResult, type RunSummary } from '../../client-vscode/shared/protocol';
+import { runToast } from '../../client-vscode/src/runToast';
 
 const ROOT = path.join(__dirname, '..', '..');
 const PYTHON = process.env.TAPEWATCH_TEST_PYTHON || path.join(ROOT, '.venv', 'bin', 'python');
@@ -164,6 +165,26 @@ describe('client ↔ Python server contract', { skip: canServe ? false : `no Pyt
     assert.ok(graph.tapes.some((t) => t.nodes.some((n) => n.finding_ids.length > 0)), 'a node carries the finding');
     mkdirSync(path.dirname(CAPTURED), { recursive: true });
     writeFileSync(CAPTURED, JSON.stringify(graph, null, 2) + '\n');
+  });
+
+  it('withdraws the run\'s diagnostics and graph with tapewatch.clearDiagnostics', { skip: !hasWarp }, async () => {
+    const uri = pathToFileURL(path.join(work, 'pingpong_helper.py')).toString();
+    const result = (await conn.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.clearDiagnostics, arguments: [uri] })) as { cleared?: number };
+    assert.ok((result.cleared ?? 0) >= 1, JSON.stringify(result));
+    assert.equal(parseTapeGraphResult(await conn.sendRequest(Methods.tapeGraph, { uri })), null);
+  });
+
+  it('names the cause and place of a failed run (the client\'s toast)', { skip: !hasWarp }, async () => {
+    const script = path.join(work, 'broken.py');
+    writeFileSync(script, 'import warp as wp\n\ndef f(:\n    pass\n');
+    const summary = parseRunSummary(
+      await conn.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.runVerification, arguments: [pathToFileURL(script).toString()] }),
+    );
+    assert.equal(summary?.status, 'failed', JSON.stringify(summary));
+    assert.equal(summary?.failure?.code, 'TW902', JSON.stringify(summary?.failure));
+    assert.equal(summary?.failure?.path, script);
+    assert.equal(summary?.failure?.line, 3);
+    assert.deepEqual(runToast('broken.py', summary!)?.actions.map((a) => a.title), ['Go to Error', 'Show Output']);
   });
 
   it('cancels a run through the request token', { skip: !hasWarp }, async () => {
