@@ -180,8 +180,10 @@ export class TapewatchCommands {
     }
     const summary = parseRunSummary(params.summary);
     const uri = vsapi.parseUri(params.uri);
-    if (!summary || this.inFlight.has(uri.toString())) {
-      return; // our own command's result handles it
+    // Our own command's result handles its run, except a cancel through the request
+    // token: that answers with an error, and only this notification has what it found.
+    if (!summary || (this.inFlight.has(uri.toString()) && summary.status !== 'cancelled')) {
+      return;
     }
     this.finished(uri, summary, false);
   }
