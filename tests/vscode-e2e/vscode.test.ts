@@ -11,7 +11,8 @@
  *   5. a second run replaces the first run's diagnostics (one TW101), and the
  *      status bar's number equals VS Code's own Problems count,
  *   6. "Tapewatch: Clear Diagnostics" withdraws them and resets the status bar,
- *   7. the extension page shows its icon and its readme's pictures,
+ *   7. the extension page shows its icon and its readme's pictures, and the
+ *      walkthrough opens with its first page rendered,
  *   8. an interpreter without Warp is named at server start and in the failed
  *      run's toast (TW903), both with "Select Interpreter".
  *
@@ -694,6 +695,27 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
       assert.deepEqual(pictures.filter((pic) => pic.width === 0), [], 'every picture loads');
       await runCommand('View: Close All Editors');
       await runCommand('View: Close Primary Side Bar');
+    });
+    await step('the walkthrough opens on its first step, its page rendered', async () => {
+      await p.keyboard.press('F1');
+      const input = p.locator('.quick-input-widget input');
+      await input.fill('>Welcome: Open Walkthrough', { timeout: T.ui });
+      await p.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'Open Walkthrough' }).first().click({ timeout: T.ui });
+      await p.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'Find gradient bugs with Tapewatch' }).first().click({ timeout: T.ui });
+      await p.locator('.gettingStartedContainer').filter({ hasText: 'Pick the Python that has Warp' }).first().waitFor({ state: 'visible', timeout: T.ui });
+      const deadline = Date.now() + T.ui;
+      let rendered = false;
+      while (!rendered && Date.now() < deadline) {
+        for (const frame of p.frames()) {
+          const h1 = (await frame.locator('h1').first().textContent({ timeout: 500 }).catch(() => null)) ?? '';
+          rendered ||= h1.includes('The Python that has Warp');
+        }
+        if (!rendered) {
+          await sleep(250);
+        }
+      }
+      assert.ok(rendered, "the first step's page (interpreter.md) renders");
+      await runCommand('View: Close All Editors');
     });
   });
 
