@@ -13,6 +13,10 @@ the forward and backward one-sided differences must agree with each other
 interpolation crossing a cell) and a second difference with a quarter of
 the step must agree with the first (otherwise rounding noise or a branch);
 such elements are counted as *non-smooth* and another element is tried.
+So is a disagreement within a few times the rounding noise of the
+difference (the outputs' float spacing over the step).  Outputs the launch
+never reads start from zero in the copies, so a large accumulated value
+does not drown the differences.
 A launch where every sample was non-smooth is *inconclusive*, not failed.
 
 Arrays inside ``@wp.struct`` arguments are copied and perturbed too.  The
@@ -31,6 +35,7 @@ ATOL, RTOL = 1e-3, 1e-2  # Warp's gradcheck defaults
 EPS = {4: 1e-3, 8: 1e-6}  # relative step by float size (float16 is not checked)
 SEED = 20240611
 KINK_RTOL = 0.1  # one-sided slopes further apart than this (relative) mark a kink
+NOISE_FACTOR = 4.0  # a disagreement within this many times the rounding noise is not a measurement
 
 
 class _Gradients:
@@ -85,6 +90,14 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
             cargs.append(clone)
         else:
             cargs.append(a)
+    # An output the launch only writes or accumulates into (never reads) starts from zero in the
+    # copies: its old contents cannot change the derivatives, and a large accumulated value (a loss
+    # summed over earlier steps) would drown the finite differences in float rounding.
+    read_copies = {id(slots[k]) for k in reads if k in slots}
+    for key in writes:
+        c = slots.get(key)
+        if c is not None and id(c) not in read_copies:
+            c.zero_()
     saved = {id(c): c.numpy().copy() for c in copies.values()}
 
     def usable(key) -> bool:
@@ -161,6 +174,8 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
             base_cache["v"] = {q: slots[q].numpy().astype(np.float64).reshape(-1) for q in outs}
         return base_cache["v"]
 
+    noise: Dict[tuple, float] = {}  # rounding noise of the central difference, per output
+
     def differences(p, j, step) -> Tuple[Dict[tuple, float], Dict[tuple, float], Dict[tuple, float]]:
         """(central, forward one-sided, backward one-sided) projected on the cotangents."""
         plus, dp = forward(p, j, step)
@@ -173,6 +188,9 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
                 out_c[q] = float(np.dot(w, plus[q] - minus[q]) / (dp - dm)) if dp - dm else float("nan")
                 out_f[q] = float(np.dot(w, plus[q] - mid[q]) / dp) if dp else float("nan")
                 out_b[q] = float(np.dot(w, mid[q] - minus[q]) / -dm) if dm else float("nan")
+                # Each output is stored in its own precision: a difference below its spacing is lost.
+                ulp = np.spacing(np.abs(mid[q]).astype(saved[id(slots[q])].dtype)).astype(np.float64)
+                noise[q] = float(2.0 * np.dot(np.abs(w), ulp) / abs(dp - dm)) if dp - dm else float("inf")
         return out_c, out_f, out_b
 
     def close(a, b) -> bool:
@@ -211,7 +229,11 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
                     counted = True
                     max_abs = max(max_abs, abs(a - f))
                     continue
-                # Disagreement: is the point smooth enough to judge?
+                # Disagreement: is it larger than what rounding alone can do to the difference?
+                if abs(a - f) <= NOISE_FACTOR * noise.get(q, 0.0):
+                    nonsmooth += 1
+                    continue
+                # Is the point smooth enough to judge?
                 if not (np.isfinite(fwd[q]) and np.isfinite(bwd[q]) and smooth(fwd[q], bwd[q])):
                     nonsmooth += 1
                     continue
@@ -249,7 +271,8 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
            "max_rel": max_rel, "worst": worst}
     if status == "inconclusive":
         out["reason"] = ("every sampled element sits on a kink or in rounding noise (one-sided differences "
-                         "disagree): finite differences cannot judge this launch here")
+                         "disagree, or the difference is below the outputs' float resolution): finite "
+                         "differences cannot judge this launch here")
     elif status == "skipped":
         out["reason"] = "no derivative could be compared"
     return out

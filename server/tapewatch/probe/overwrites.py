@@ -381,6 +381,8 @@ def report_warp_flag(tracker, state, record, arr) -> None:
     if last is not None and last[3] == record.index:  # this launch's own read, recorded already
         last = arr.__dict__.get("_tw_prev_read")
     stale = last if last is not None and last[:2] != (state.number, state.generation) else None
+    copied = arr.__dict__.get("_tw_copy_read")
+    copied = copied if copied is not None and copied[:2] == (state.number, state.generation) else None
     key = ("TW107" if stale else "TW101", record.kernel_name, label, record.site.key())
     if registry.bump(key):
         return
@@ -404,6 +406,18 @@ def report_warp_flag(tracker, state, record, arr) -> None:
             return Finding(code="TW107", message=message, location=loc, severity=codes.severity("TW107"),
                            related=related, data={"array": what, "argument": label, "kernel": record.kernel_name,
                                                   "warp_reported": True, "launch": record.index})
+        if copied is not None and not stale:
+            # The only read on this tape was a wp.copy from it: linear, its adjoint needs no values.
+            where = registry.attempt("locating a copy", lambda: copied[2].location(("copy", "clone", "assign")))
+            if where is not None:
+                related.append(Related(where, "copied from here", "reader"))
+            message = ("Warp's tracker warns that `%s` (argument `%s` of `%s`) is overwritten after a read on this "
+                       "tape, but the read was a copy from it (`wp.copy`, `assign`, `clone`), whose adjoint only "
+                       "passes the gradient on and never uses the values: the gradient is unaffected."
+                       % (what, label, record.kernel_name))
+            return Finding(code="TW101", message=message, location=loc, severity="information", related=related,
+                           data={"array": what, "argument": label, "operation": record.kernel_name,
+                                 "warp_reported": True, "harmless": "copy", "launch": record.index})
         message = ("`%s` (argument `%s` of `%s`) is overwritten by this launch after an earlier launch on the tape "
                    "read it, as Warp's tracker reports; Tapewatch could not identify the reading launch."
                    % (what, label, record.kernel_name))

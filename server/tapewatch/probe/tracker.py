@@ -380,6 +380,9 @@ class Tracker:
         from . import overwrites  # noqa: PLC0415
 
         state = self.tape_state(tape)
+        # Warp marks a taped copy's source as read; the copy's adjoint never uses the values,
+        # so a later write to the source is harmless (see overwrites.report_warp_flag).
+        src.__dict__["_tw_copy_read"] = (state.number, state.generation, Site.here())
         readers = self.readers_of(state, dest)
         if readers:
             overwrites.report_copy_overwrite(self, dest, src, *overwrites.pick_reader(readers))
