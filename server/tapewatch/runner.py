@@ -271,6 +271,7 @@ async def run_probe(
             await asyncio.shield(proc.wait())
         for t in tasks:
             t.cancel()
+        result.seconds = time.perf_counter() - started  # the partial result says how long it ran
         raise
     finally:
         # The run is over: nothing it started outlives it (setsid escapees included).

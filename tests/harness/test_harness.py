@@ -126,6 +126,9 @@ def test_unpinnable_noise_is_called_out(tmp_path, python):
     result = asyncio.run(run_probe(RunRequest(script=path, python=python)))
     assert result.findings and all("not reproducible" in f.message for f in result.findings)
     assert all(f.data["noise"] > 0 for f in result.findings)
+    # Never a verdict it could not measure: inconclusive, with the remedy.
+    assert {f.code for f in result.findings} == {"TW409"}
+    assert all("seed every random source" in f.message for f in result.findings)
 
 
 def test_pinned_noise_is_not_called_out(tmp_path, python):

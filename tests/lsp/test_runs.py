@@ -456,6 +456,7 @@ async def test_a_cancelled_run_keeps_the_findings_it_reported(client, tmp_path):
                            types.WorkDoneProgressCancelParams(token="tok-partial"))
     summary = await asyncio.wait_for(task, 10)
     assert summary["status"] == "cancelled" and summary["findings"] == 1
+    assert summary["seconds"] > 0
     assert lines_of(diagnostics(client, uri), "TW102") == [16]
     end = client.progress_reports["tok-partial"][-1]
     assert isinstance(end, types.WorkDoneProgressEnd) and "1 finding so far" in end.message

@@ -65,6 +65,7 @@ class ParamResult:
         self.measured_fail = 0  # elements that disagree where FD can measure
         self.verdict = "pass"  # "pass", "fail", "inconclusive"
         self.reason = ""  # for inconclusive: why FD could not measure
+        self.stochastic = False  # two runs at the same point disagreed
         self.point = "the program's own values"
 
 
@@ -128,9 +129,19 @@ def _check(channel, harness_file, script, parameters, loss, settings, script_arg
     if problems:
         return _fail(channel, harness_file, "; ".join(problems))
 
+    drift = _reproducibility(replayer, reference)
     results = []
     for i, p in enumerate(parameters):
         results.append(_check_parameter(replayer, reference, i, p, settings, form, np))
+    if drift is not None:
+        for r in results:
+            if r.nan == 0:
+                r.verdict, r.passed = "inconclusive", False
+                r.reason = ("the forward pass is not reproducible: two runs at the same point gave objectives "
+                            "%.9g and %.9g although `random` and `numpy.random` are seeded (a generator seeded from "
+                            "the clock or the OS, wp.rand with a changing seed, or state kept outside the script)"
+                            % (reference.objective, drift))
+                r.stochastic = True
     # A second, seeded point: a bug that vanishes at the program's own values (zeros, a symmetric
     # start) still shows there.
     for i, p in enumerate(parameters):
@@ -314,6 +325,20 @@ def _fd_central(replayer, index, values, picks, settings, np):
     return fd, pairs
 
 
+def _reproducibility(replayer, reference) -> Optional[float]:
+    """The objective of a second unperturbed run when it differs from the reference beyond rounding."""
+    try:
+        again = replayer.run("fd")
+    except Exception:  # noqa: BLE001 (the reference run worked; a failing repeat is itself not reproducible)
+        return float("nan")
+    f0, f1 = reference.objective, again.objective
+    if f0 is None or f1 is None:
+        return None
+    if f0 == f1 or abs(f1 - f0) <= 8.0 * max(reference.loss_scale, abs(f0)) * FLOAT32_EPS:
+        return None
+    return f1
+
+
 def _noise(reference: float, pairs) -> float:
     """Determinism, without an extra evaluation: the midpoint of f(x+h) and f(x-h)
     equals f(x) up to h²·f''/2.  A larger gap, divided by h, is what noise (an
@@ -412,6 +437,8 @@ def result_findings(r: ParamResult, script: str, loss: Loss, reference, settings
         if r.noisy:
             remedy.append("accumulate the loss in float64, subtract its constant part, or raise eps "
                           "(Settings(eps=...))")
+        if r.stochastic:
+            remedy.append("seed every random source the forward pass uses with a fixed value, then rerun")
         message = ("FD check of `%s` INCONCLUSIVE (%s; objective: %s): finite differences cannot measure this "
                    "gradient here: %s. Remedy: %s."
                    % (p.name, numbers, objective, r.reason, "; ".join(remedy)))
