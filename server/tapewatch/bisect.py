@@ -13,6 +13,7 @@ reported with its numbers; the finding sits on the launch inside the loop.
 from __future__ import annotations
 
 import ast
+import asyncio
 import os
 import re
 from typing import Dict, List, Optional, Tuple
@@ -85,7 +86,9 @@ async def _fd_at(script: str, knob: Knob, k: int, python: str, timeout: float) -
     path = variant(script, knob, k)
     harness = None
     try:
-        harness = generate(path, python, out=path[:-3] + "_fdcheck.py")
+        # Off the event loop: generating inspects the script (a language server keeps serving meanwhile).
+        loop = asyncio.get_running_loop()
+        harness = await loop.run_in_executor(None, lambda: generate(path, python, out=path[:-3] + "_fdcheck.py"))
         result = await run_probe(RunRequest(script=harness, python=python, timeout=timeout, lint=False))
     finally:
         for p in (path, harness):

@@ -176,7 +176,9 @@ class DiagnosticsFeature(Feature):
     def clear_runs(self, script: Optional[str] = None) -> int:
         """Forget the run findings of ``script`` (of every script when None); lints stay, they
         follow the code.  Returns how many diagnostics were withdrawn."""
-        keys = [uris.key(script)] if script is not None else list(self.runs)
+        # A script's own layers too: its bisection (``path#bisect``).
+        keys = ([k for k in self.runs if k == uris.key(script) or k.startswith(uris.key(script) + "#")]
+                if script is not None else list(self.runs))
         withdrawn, files = 0, set()
         for key in keys:
             by_file = self.runs.pop(key, {})

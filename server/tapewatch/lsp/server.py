@@ -46,6 +46,7 @@ FEATURE_MODULES = (
     "code_actions",
     "tape_graph",
     "harness",
+    "investigate",
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
