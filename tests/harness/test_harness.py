@@ -54,6 +54,9 @@ def test_fd_examples(tmp_path, python, example, code):
         assert data["ratio"] == pytest.approx(2.0, rel=0.02) and "2× finite differences" in f.message
     if example == "missing_requires_grad.py":
         assert "AD 0 vs FD" in f.message and data["ratio"] == 0.0
+        # Every sampled element with its numbers, for the picture of the errors.
+        assert len(data["samples"]) == data["sampled"]
+        assert all(s["ad"] == 0.0 and s["fd"] != 0.0 and not s["ok"] for s in data["samples"])
     if example == "tape_per_window.py":
         assert data["backward_calls"] == 3 and "truncation" in f.message
     if code == "TW400":

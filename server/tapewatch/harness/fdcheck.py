@@ -66,6 +66,7 @@ class ParamResult:
         self.verdict = "pass"  # "pass", "fail", "inconclusive"
         self.reason = ""  # for inconclusive: why FD could not measure
         self.stochastic = False  # two runs at the same point disagreed
+        self.samples: List[dict] = []  # {"element", "ad", "fd", "ok"} per sampled element
         self.point = "the program's own values"
 
 
@@ -215,6 +216,9 @@ def _check_parameter(replayer, reference, index, param, settings, form, np, limi
         elif result.ratio > 0 and round(1 / result.ratio) >= 2 and abs(1 / result.ratio - round(1 / result.ratio)) < 0.05 * round(1 / result.ratio):
             result.integer_ratio = 1.0 / round(1 / result.ratio)
     ok = (err <= settings.atol + settings.rtol * np.abs(fd)) & finite
+    # Every sampled element with its numbers (null where not finite), for a picture of the errors.
+    result.samples = [{"element": int(picks[n]), "ad": _finite_or_none(ad_s[n]), "fd": _finite_or_none(fd[n]),
+                       "ok": bool(ok[n])} for n in range(len(picks))]
     step = settings.eps * max(1.0, float(np.median(np.abs(values))) if values.size else 1.0)
     result.rounding_noise = reference.loss_scale * FLOAT32_EPS / step
     _judge(result, ok, ad_s, fd, pairs, reference.objective, settings, np)
@@ -323,6 +327,11 @@ def _fd_central(replayer, index, values, picks, settings, np):
         fd[n] = (plus.objective - minus.objective) / span if span else float("nan")
         pairs.append((plus.objective, minus.objective, span / 2.0))
     return fd, pairs
+
+
+def _finite_or_none(x) -> Optional[float]:
+    x = float(x)
+    return x if x == x and x not in (float("inf"), float("-inf")) else None
 
 
 def _reproducibility(replayer, reference) -> Optional[float]:
@@ -470,7 +479,7 @@ def result_findings(r: ParamResult, script: str, loss: Loss, reference, settings
             "nan": r.nan, "passed": r.passed, "sampled": r.sampled, "size": r.size,
             "backward_calls": reference.backward_calls, "noise": r.noise, "noise_floor": floor,
             "verdict": r.verdict if r.nan == 0 else "fail", "nonsmooth": r.nonsmooth, "noisy": r.noisy,
-            "point": r.point}
+            "point": r.point, "samples": r.samples}
     alloc = Location(p.path or script, p.line, 1)
     backward_lines = reference.backward_lines or loss.backward_lines  # as the script is now, edits included
     related = [Related(Location(script, line, 1), "the loss is differentiated here", "backward")
