@@ -102,3 +102,17 @@ def test_several_scripts_and_folders_in_parallel(tmp_path):
     assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["TW102"]
     assert check(folder, "--", "x").returncode == 2  # script arguments need one script
     assert check(tmp_path / "nowhere").returncode == 2
+
+
+def test_check_runs_the_scripts_fd_harness_like_the_editor(tmp_path):
+    import shutil
+
+    script = tmp_path / "bug.py"
+    shutil.copy(EXAMPLES / "missing_requires_grad.py", script)
+    subprocess.run([sys.executable, "-m", "tapewatch.cli", "harness", str(script)], env=ENV, check=True,
+                   capture_output=True, timeout=300)
+    with_fd = check(script, "-q", "--format", "json", "--no-check-launches", "--no-evidence")
+    codes = sorted(f["code"] for f in json.loads(with_fd.stdout)["findings"])
+    assert codes == ["TW201", "TW401"] and "FD check with bug_fdcheck.py" in with_fd.stderr
+    without = check(script, "-q", "--format", "json", "--no-check-launches", "--no-evidence", "--no-harness")
+    assert [f["code"] for f in json.loads(without.stdout)["findings"]] == ["TW201"]

@@ -47,6 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="do not keep this run under .tapewatch/runs/ in the project")
     check.add_argument("--cold", action="store_true",
                        help="rebuild every kernel module, as Warp's tracker does (default: reuse cached binaries)")
+    check.add_argument("--no-harness", action="store_true",
+                       help="do not run the FD harness written for the script (SCRIPT_fdcheck*.py next to it)")
     check.add_argument("--no-lint", action="store_true", default=not defaults.LINT,
                        help="do not run the static lints on the files the run involved")
     check.add_argument("--library-frames", action="store_true",
@@ -207,7 +209,7 @@ def check(ns) -> int:
     for req in requests:
         err.write("tapewatch: running %s on %s with %s\n" % (req.script, ns.device, ns.python))
     err.flush()
-    results, signum = asyncio.run(_until_signalled(_run_all(requests, jobs, ns.quiet, err)))
+    results, signum = asyncio.run(_until_signalled(_run_all(requests, jobs, ns.quiet, err, not ns.no_harness)))
     if results is None:
         # Every run's process tree is gone (cancelling a run kills its process group).
         err.write("tapewatch: interrupted by %s; the runs were stopped\n" % signal.Signals(signum).name)
@@ -258,9 +260,10 @@ def _records_a_tape(path: str) -> bool:
     return "Tape(" in text and ".backward(" in text
 
 
-async def _run_all(requests, jobs: int, quiet: bool, err) -> list:
-    """Every request, ``jobs`` at a time, in the given order; the scripts' output prefixed by name."""
-    from .runner import run_probe  # noqa: PLC0415
+async def _run_all(requests, jobs: int, quiet: bool, err, with_harness: bool = True) -> list:
+    """Every request (and its FD harness), ``jobs`` at a time, in the given order; the scripts' output
+    prefixed by name."""
+    from .runner import run_verification  # noqa: PLC0415
 
     gate = asyncio.Semaphore(jobs)
     several = len(requests) > 1
@@ -283,8 +286,12 @@ async def _run_all(requests, jobs: int, quiet: bool, err) -> list:
                 err.write("[%s] %s\n" % (name, line))
             err.flush()
 
+        def harness_note(path: str) -> None:
+            err.write("tapewatch: %s: FD check with %s\n" % (name, os.path.basename(path)))
+
         async with gate:
-            result = await run_probe(req, on_output=echo)
+            result = (await run_verification(req, on_output=echo, with_harness=with_harness,
+                                             on_harness=harness_note)).combined()
         if partial[0] and not quiet:
             err.write("[%s] %s\n" % (name, partial[0]))
         if several:

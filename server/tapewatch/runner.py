@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import dataclasses
 import io
 import json
 import os
@@ -300,6 +301,54 @@ async def run_probe(
                 "TW910", "Internal error in Tapewatch while linting the run's files (%s: %s): results may be "
                 "incomplete." % (type(exc).__name__, exc)))
     return result
+
+
+@dataclass
+class Verification:
+    """A verification: the script's run, then the FD harness written for it, if there is one."""
+
+    result: RunResult
+    harness: Optional[str] = None
+    checked: Optional[RunResult] = None  # the harness's run (its TW4xx verdicts)
+
+    def combined(self) -> RunResult:
+        """The script's result with the harness's findings and time added (one report)."""
+        if self.checked is None:
+            return self.result
+        combined = dataclasses.replace(self.result, findings=self.result.findings + self.checked.findings,
+                                       seconds=self.result.seconds + self.checked.seconds)
+        return combined
+
+
+async def run_verification(
+    req: RunRequest,
+    on_output: Optional[OutputCallback] = None,
+    on_event: Optional[EventCallback] = None,
+    into: Optional[Verification] = None,
+    with_harness: bool = True,
+    on_harness: Optional[Callable[[str], None]] = None,
+) -> Verification:
+    """What the CLI's ``check`` and the editor's Run Verification both run.
+
+    ``into`` is filled as events arrive (see ``run_probe``): a caller that
+    cancels still holds what was reported so far.
+    """
+    from .harness.writer import find_harness  # noqa: PLC0415 (the harness package imports the runner's users)
+
+    out = into if into is not None else Verification(RunResult(script=os.path.abspath(req.script)))
+    await run_probe(req, on_output=on_output, on_event=on_event, into=out.result)
+    if not with_harness or out.result.tool_failed or is_harness(req.script):
+        return out
+    harness = find_harness(req.script)
+    if harness is None:
+        return out
+    out.harness = harness
+    out.checked = RunResult(script=harness)
+    if on_harness is not None:
+        on_harness(harness)
+    await run_probe(dataclasses.replace(req, script=harness), on_output=on_output, on_event=on_event,
+                    into=out.checked)
+    return out
 
 
 SCAN_INTERVAL = 0.5  # seconds between looks for new descendants (setsid escapees)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 from dataclasses import dataclass, field
 import os
 import time
@@ -31,7 +30,6 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import evidence, runner
-from ..harness.writer import find_harness
 from ..runner import RunRequest, RunResult
 from . import uris
 from .convert import LineSource, entry_of
@@ -224,19 +222,13 @@ class RunsFeature(Feature):
                                    counts["tapes"], "" if counts["tapes"] == 1 else "s"))
 
         # Filled as events arrive: a cancelled run still shows what it found so far.
-        result = RunResult(script=run.path)
-        checked = RunResult(script=run.path)
-        harness: Optional[str] = None
+        verification = runner.Verification(RunResult(script=run.path))
         try:
             await progress.begin("Tapewatch", "%s on %s" % (name, req.device))
-            await runner.run_probe(req, on_output=output.add, on_event=on_event, into=result)
-            harness = None if result.tool_failed or runner.is_harness(run.path) else find_harness(run.path)
-            if harness is not None:
+            await runner.run_verification(
+                req, on_output=output.add, on_event=on_event, into=verification,
                 # An FD harness written for this script: its numbers join the run's findings.
-                progress.report("%s: FD check with %s" % (name, os.path.basename(harness)))
-                await runner.run_probe(dataclasses.replace(req, script=harness),
-                                       on_output=output.add, on_event=on_event, into=checked)
-                result.seconds += checked.seconds
+                on_harness=lambda h: progress.report("%s: FD check with %s" % (name, os.path.basename(h))))
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if task is not None and hasattr(task, "uncancel"):
@@ -244,11 +236,10 @@ class RunsFeature(Feature):
             output.close()
             if not run.cancel_reason:
                 run.cancel_reason = "cancelled"
-            result.outcome = "cancelled"
-            if (result.findings or checked.findings) and not _superseded(run.cancel_reason):
-                self._publish(run, req, result, harness, checked, snap)
-            result.findings.extend(checked.findings)
-            summary = self._cancelled_summary(run, req, partial=result)
+            verification.result.outcome = "cancelled"
+            if not _superseded(run.cancel_reason) and verification.combined().findings:
+                self._publish(run, req, verification, snap)
+            summary = self._cancelled_summary(run, req, partial=verification.combined())
             n = summary["findings"]
             progress.end("%s: %s, %d finding%s so far" % (name, run.cancel_reason, n, "" if n == 1 else "s"))
             self.server.log("tapewatch: %s: run %s after %d finding%s"
@@ -261,9 +252,9 @@ class RunsFeature(Feature):
             self._finish_notify(run, self._cancelled_summary(run, req, status="failed"))
             raise
         output.close()
+        result = verification.combined()
         try:
-            self._publish(run, req, result, harness, checked, snap)
-            result.findings.extend(checked.findings)
+            self._publish(run, req, verification, snap)
             summary = dict(result.summary(), uri=run.uri)
             self.results[uris.key(run.path)] = {"uri": run.uri, "result": result}
             if not result.tool_failed:
@@ -280,8 +271,7 @@ class RunsFeature(Feature):
         self._finish_notify(run, summary)
         return summary
 
-    def _publish(self, run: Run, req: RunRequest, result: RunResult, harness: Optional[str],
-                 checked: RunResult, snap: Any) -> None:
+    def _publish(self, run: Run, req: RunRequest, verification: runner.Verification, snap: Any) -> None:
         """The script's findings replace its last run's; the harness's FD findings replace the
         harness's own layer, so running the harness alone and then the script never shows an
         FD failure twice."""
@@ -290,9 +280,10 @@ class RunsFeature(Feature):
             return
         src = LineSource(buffers=(lambda p: snap.saved.get(uris.key(p))) if snap else None,
                          units=self.server.client_units)
+        result, harness = verification.result, verification.harness
         layers = {run.path: result.findings}
         if harness is not None:
-            layers[harness] = checked.findings
+            layers[harness] = verification.checked.findings if verification.checked is not None else []
             self.harness_layers[uris.key(run.path)] = harness
         elif result.outcome != "cancelled":  # the harness is gone (or was not run): so are its numbers
             gone = self.harness_layers.pop(uris.key(run.path), None)
