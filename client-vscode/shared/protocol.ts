@@ -32,6 +32,8 @@ export interface Finding {
   column: number | null;
   related: Related[];
   count: number;
+  /** The finding's own `data` (names, numbers, FD samples), unvalidated: read it through a parser. */
+  data: Record<string, unknown>;
 }
 
 export type NodeKind = 'launch' | 'array' | 'func';
@@ -168,6 +170,7 @@ export function parseFinding(value: unknown): Finding | undefined {
     column: loc?.column ?? null,
     related,
     count: posInt(value.count) ?? 1,
+    data: isObject(value.data) ? value.data : {},
   };
 }
 
@@ -294,6 +297,45 @@ export function parseHarnessResult(value: unknown): HarnessResult | undefined {
     return undefined;
   }
   return { path: value.path, uri: str(value.uri) };
+}
+
+/** Result of `tapewatch.bisect`: the bisection's one finding (TW410, TW400 or TW406). */
+export interface BisectResult {
+  uri: string;
+  findings: Finding[];
+}
+
+export function parseBisectResult(value: unknown): BisectResult | undefined {
+  if (!isObject(value) || !Array.isArray(value.findings)) {
+    return undefined;
+  }
+  return { uri: str(value.uri), findings: defined(value.findings.map(parseFinding)) };
+}
+
+/** Result of `tapewatch.compareWithPrevious`; the finding lists stay raw (only counted and reported). */
+export interface CompareResult {
+  compared: boolean;
+  /** The comparison as a Markdown document. */
+  report: string;
+  counts: { new: number; fixed: number; unchanged: number };
+  /** Kept runs of the script, when there were fewer than two. */
+  runs?: number;
+}
+
+export function parseCompareResult(value: unknown): CompareResult | undefined {
+  if (!isObject(value) || typeof value.compared !== 'boolean' || typeof value.report !== 'string') {
+    return undefined;
+  }
+  const count = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
+  const out: CompareResult = {
+    compared: value.compared,
+    report: value.report,
+    counts: { new: count(value.new), fixed: count(value.fixed), unchanged: count(value.unchanged) },
+  };
+  if (typeof value.runs === 'number') {
+    out.runs = value.runs;
+  }
+  return out;
 }
 
 function defined<T>(items: (T | undefined)[]): T[] {

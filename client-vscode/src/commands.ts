@@ -12,10 +12,21 @@ import { isCancellation, type ServerConnection } from './common/server';
 import { SECTION } from './common/settings';
 import * as vsapi from './common/vscodeapi';
 import type { TapeGraphPanel } from './graph/panel';
-import { isObject, parseDeviceList, parseHarnessResult, parseRunSummary, type RunSummary } from '../shared/protocol';
+import {
+  isObject,
+  parseBisectResult,
+  parseCompareResult,
+  parseDeviceList,
+  parseHarnessResult,
+  parseRunSummary,
+  type BisectResult,
+  type RunSummary,
+} from '../shared/protocol';
 import { deviceNameProblem, devicePick, type DeviceAnswer } from './devicePick';
 import { openSetting, selectInterpreter } from './fixes';
-import { runToast, type ToastAction } from './runToast';
+import { bisectToast, compareStatus, knobProblem } from './investigate';
+import type { ReportDocuments } from './reports';
+import { runToast, type Toast, type ToastAction } from './runToast';
 import type { StatusBar } from './statusBar';
 import { describeSummary } from './statusModel';
 
@@ -24,6 +35,7 @@ export interface CommandDeps {
   status: StatusBar;
   log: vsapi.LogOutputChannel;
   graph: TapeGraphPanel;
+  reports: ReportDocuments;
 }
 
 export class TapewatchCommands {
@@ -41,6 +53,8 @@ export class TapewatchCommands {
       vsapi.registerCommand(Commands.restartServer, () => this.deps.server.restart()),
       vsapi.registerCommand(Commands.clearDiagnostics, (arg) => this.clearDiagnostics(arg)),
       vsapi.registerCommand(Commands.clearAllDiagnostics, () => this.clearDiagnostics('all')),
+      vsapi.registerCommand(Commands.bisect, (arg, knob) => this.bisect(arg, knob)),
+      vsapi.registerCommand(Commands.compareWithPrevious, (arg) => this.compareWithPrevious(arg)),
       this.deps.server.onRunFinished((params) => this.onRunFinished(params)),
     ];
   }
@@ -151,6 +165,60 @@ export class TapewatchCommands {
   }
 
   /**
+   * Bisect the script's horizon: FD runs at fewer and fewer steps until AD and
+   * FD first diverge (several runs of the user's code: trusted only). The
+   * server publishes the finding as a diagnostic; the toast says its first
+   * sentence and goes to the step. `knob`: the constant to vary, if named.
+   */
+  async bisect(arg?: unknown, knob?: unknown): Promise<BisectResult | undefined> {
+    if (!this.requireTrust('bisect the horizon')) {
+      return undefined;
+    }
+    const uri = await this.targetScript(arg, true);
+    if (!uri) {
+      return undefined;
+    }
+    const file = path.basename(uri.fsPath);
+    const args = typeof knob === 'string' && knob !== '' ? [uri.toString(), knob] : [uri.toString()];
+    try {
+      const result = parseBisectResult(await this.withProgress(`Tapewatch: bisecting the horizon of ${file}`, ServerCommands.bisect, args));
+      if (!result) {
+        throw new Error('the server answered with an unknown bisection result');
+      }
+      this.deps.log.info(`Bisection of ${file}: ${result.findings.map((f) => `${f.code} ${f.message}`).join(' | ') || 'no finding'}`);
+      this.toast(bisectToast(file, result), uri);
+      return result;
+    } catch (err) {
+      if (!isCancellation(err)) {
+        this.deps.log.error(`Bisection of ${uri.toString()}: ${errorText(err)}`);
+        void this.offerOutput(`Tapewatch: bisecting ${file} failed: ${errorText(err)}`);
+      }
+      return undefined;
+    }
+  }
+
+  /** The script's two newest kept runs compared (new, fixed, unchanged, FD errors), as a rendered report. Reads only. */
+  async compareWithPrevious(arg?: unknown): Promise<vsapi.Uri | undefined> {
+    const uri = await this.targetScript(arg);
+    if (!uri) {
+      return undefined;
+    }
+    const file = path.basename(uri.fsPath);
+    try {
+      const result = parseCompareResult(await this.deps.server.executeCommand(ServerCommands.compareWithPrevious, [uri.toString()]));
+      if (!result) {
+        throw new Error('the server answered with an unknown comparison');
+      }
+      vsapi.setStatusBarMessage(compareStatus(file, result), 10_000);
+      return await this.deps.reports.show(uri, result.report);
+    } catch (err) {
+      this.deps.log.error(`Comparison of ${uri.toString()}: ${errorText(err)}`);
+      void this.offerOutput(`Tapewatch: could not compare the runs of ${file}: ${errorText(err)}`);
+      return undefined;
+    }
+  }
+
+  /**
    * Withdraw the run diagnostics of one script (the argument, else the active
    * file; its harness's too) or, with 'all' or no file, of every script. Static
    * lints stay: they follow the code.
@@ -195,9 +263,13 @@ export class TapewatchCommands {
     const why = summary.failure ? `: ${summary.failure.code} ${summary.failure.message}` : '';
     this.deps.log.info(`Run of ${file}: ${describeSummary(summary)}${why}`);
     const toast = asked ? runToast(file, summary) : undefined;
-    if (!toast) {
-      return;
+    if (toast) {
+      this.toast(toast, uri);
     }
+  }
+
+  /** Show a toast; its buttons act on `uri`. */
+  private toast(toast: Toast, uri: vsapi.Uri): void {
     const show = { error: vsapi.showErrorMessage, warning: vsapi.showWarningMessage, information: vsapi.showInformationMessage }[toast.level];
     void show(toast.message, ...toast.actions.map((a) => a.title)).then((pick) => {
       const action = toast.actions.find((a) => a.title === pick);
@@ -228,6 +300,18 @@ export class TapewatchCommands {
       case 'showOutput':
         this.deps.log.show();
         break;
+      case 'askKnob': {
+        const knob = await vsapi.showInputBox({
+          title: 'Tapewatch: Bisect Horizon',
+          prompt: 'The module-level integer constant that sets the number of steps (its loop: for ... in range(CONSTANT))',
+          placeHolder: 'STEPS',
+          validateInput: (value) => knobProblem(value),
+        });
+        if (knob) {
+          await this.bisect(uri, knob.trim());
+        }
+        break;
+      }
     }
   }
 

@@ -10,6 +10,7 @@ import { SECTION } from './common/settings';
 import { checkInterpreterOnStart } from './interpreterCheck';
 import * as vsapi from './common/vscodeapi';
 import { TapeGraphPanel } from './graph/panel';
+import { ReportDocuments } from './reports';
 import { StatusBar } from './statusBar';
 
 let server: ServerConnection | undefined;
@@ -25,11 +26,13 @@ export async function activate(context: vsapi.ExtensionContext): Promise<void> {
   const status = new StatusBar(configuredDevice());
   // The view's "Run verification" button calls back into the commands (only after activation).
   const graph: TapeGraphPanel = new TapeGraphPanel(context, connection, log, (uri) => void commands.runVerification(uri));
-  const commands = new TapewatchCommands({ server: connection, status, log, graph });
+  const reports = new ReportDocuments(log);
+  const commands = new TapewatchCommands({ server: connection, status, log, graph, reports });
 
   context.subscriptions.push(
     log,
     status,
+    reports,
     ...commands.register(),
     checkInterpreterOnStart(connection, log),
     connection.onDidChangeState(() => status.update({ serverDown: connection.startError })),

@@ -12,7 +12,8 @@ export type ToastAction =
   | { title: 'Select Interpreter'; kind: 'selectInterpreter' }
   | { title: 'Open Settings'; kind: 'openSettings'; setting: string }
   | { title: 'Select Device'; kind: 'selectDevice' }
-  | { title: 'Go to Error'; kind: 'goTo'; path: string; line: number }
+  | { title: 'Go to Error' | 'Go to Step'; kind: 'goTo'; path: string; line: number }
+  | { title: 'Name the Constant…'; kind: 'askKnob' }
   | { title: 'Show Tape Graph'; kind: 'showGraph' }
   | { title: 'Show Output'; kind: 'showOutput' };
 

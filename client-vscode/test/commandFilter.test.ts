@@ -47,6 +47,9 @@ describe('server command registration', () => {
   it('covers every server command that package.json also contributes', () => {
     const owned = new Set<string>(Object.values(Commands));
     const clashing = Object.values(ServerCommands).filter((c) => owned.has(c));
-    assert.deepEqual(clashing.sort(), [ServerCommands.clearDiagnostics, ServerCommands.generateHarness, ServerCommands.runVerification].sort());
+    assert.deepEqual(
+      clashing.sort(),
+      [ServerCommands.bisect, ServerCommands.clearDiagnostics, ServerCommands.compareWithPrevious, ServerCommands.generateHarness, ServerCommands.runVerification].sort(),
+    );
   });
 });

@@ -40,7 +40,7 @@ describe('server JSON', () => {
 
   it('parses findings in the model.py JSON shape', () => {
     const f = parseFinding({ id: 'f', code: 'TW101', severity: 'bogus', message: 'm', path: null, line: null, related: [{ path: '/a.py', line: 2 }] });
-    assert.deepEqual(f, { id: 'f', code: 'TW101', severity: 'warning', message: 'm', path: null, line: null, column: null, related: [{ path: '/a.py', line: 2, column: 1, message: '', role: '' }], count: 1 });
+    assert.deepEqual(f, { id: 'f', code: 'TW101', severity: 'warning', message: 'm', path: null, line: null, column: null, related: [{ path: '/a.py', line: 2, column: 1, message: '', role: '' }], count: 1, data: {} });
   });
 
   it('parses run summaries and device lists', () => {

@@ -12,7 +12,7 @@ function node(partial: Partial<GraphNode>): GraphNode {
 }
 
 function finding(partial: Partial<Finding>): Finding {
-  return { id: 'f', code: 'TW101', severity: 'warning', message: 'm', path: null, line: null, column: null, related: [], count: 1, ...partial };
+  return { id: 'f', code: 'TW101', severity: 'warning', message: 'm', path: null, line: null, column: null, related: [], count: 1, data: {}, ...partial };
 }
 
 describe('graph view model', () => {

@@ -52,7 +52,7 @@ function evilTape(path: string): { tape: TapeGraph; finding: TapeGraphResult['fi
       ],
       edges: [{ source: 'a9', target: 'l9', kind: 'read', arg: EVIL }],
     },
-    finding: { id: 'f-evil', code: 'TW101', severity: 'error', message: `${EVIL} is overwritten`, path, line: 7, column: 5, related: [], count: 1 },
+    finding: { id: 'f-evil', code: 'TW101', severity: 'error', message: `${EVIL} is overwritten`, path, line: 7, column: 5, related: [], count: 1, data: {} },
   };
 }
 

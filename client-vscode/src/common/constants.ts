@@ -11,6 +11,8 @@ export const Commands = {
   restartServer: 'tapewatch.restartServer',
   clearDiagnostics: 'tapewatch.clearDiagnostics',
   clearAllDiagnostics: 'tapewatch.clearAllDiagnostics',
+  bisect: 'tapewatch.bisect',
+  compareWithPrevious: 'tapewatch.compareWithPrevious',
 } as const;
 
 /** Commands the server executes (`workspace/executeCommand`). */
@@ -19,6 +21,8 @@ export const ServerCommands = {
   generateHarness: 'tapewatch.generateHarness',
   listDevices: 'tapewatch.listDevices',
   clearDiagnostics: 'tapewatch.clearDiagnostics',
+  bisect: 'tapewatch.bisect',
+  compareWithPrevious: 'tapewatch.compareWithPrevious',
 } as const;
 
 /** Custom messages. */
@@ -26,6 +30,9 @@ export const Methods = {
   tapeGraph: 'tapewatch/tapeGraph',
   runFinished: 'tapewatch/runFinished',
 } as const;
+
+/** The scheme of the read-only comparison reports (a TextDocumentContentProvider). */
+export const REPORT_SCHEME = 'tapewatch-report';
 
 export const GRAPH_VIEW_TYPE = 'tapewatch.tapeGraph';
 export const STATUS_ITEM_ID = 'tapewatch.status';

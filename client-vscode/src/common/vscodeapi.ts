@@ -51,6 +51,30 @@ export function joinUri(base: vscode.Uri, ...parts: string[]): vscode.Uri {
   return vscode.Uri.joinPath(base, ...parts);
 }
 
+/** A URI of a virtual document (no file behind it). */
+export function virtualUri(scheme: string, path: string): vscode.Uri {
+  return vscode.Uri.from({ scheme, path });
+}
+
+/** Read-only documents of one scheme, their text from `provide`; `changed` fires a re-read. */
+export function registerTextContent(
+  scheme: string,
+  provide: (uri: vscode.Uri) => string,
+): { changed: (uri: vscode.Uri) => void; disposable: vscode.Disposable } {
+  const emitter = new vscode.EventEmitter<vscode.Uri>();
+  const registration = vscode.workspace.registerTextDocumentContentProvider(scheme, {
+    onDidChange: emitter.event,
+    provideTextDocumentContent: (uri) => provide(uri),
+  });
+  return { changed: (uri) => emitter.fire(uri), disposable: vscode.Disposable.from(registration, emitter) };
+}
+
+/** Open a document as text beside the active editor. */
+export async function showDocumentBeside(uri: vscode.Uri): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+}
+
 export async function openDocument(uri: vscode.Uri): Promise<vscode.TextDocument> {
   return vscode.workspace.openTextDocument(uri);
 }
