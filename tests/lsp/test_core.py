@@ -64,3 +64,27 @@ def test_a_feature_that_fails_to_set_up_is_left_out(monkeypatch):
     srv = core.create_server()
     assert "runs" in srv.features and "startup-errors" in srv.features
     assert "no_such_feature" in srv.features["startup-errors"].errors[0]
+
+
+def test_an_error_reaches_the_client_log_once_with_its_traceback(capsys):
+    from lsprotocol import types
+    from tapewatch.lsp.log import install
+
+    srv = core.TapewatchServer()
+    sent = []
+    srv.window_log_message = sent.append
+    handler = install(srv)
+    try:
+        raise ValueError("bad value")
+    except ValueError as exc:
+        srv.report_error("demo", "a request", exc)
+    assert sent == [] and "bad value" in capsys.readouterr().err  # before initialize: stderr
+    handler.connected = True
+    try:
+        raise ValueError("worse value")
+    except ValueError as exc:
+        srv.report_error("demo", "a request", exc)
+    [params] = sent
+    assert params.type == types.MessageType.Error
+    assert "demo failed in a request: ValueError: worse value" in params.message and "Traceback" in params.message
+    assert capsys.readouterr().err == ""  # once: not on stderr as well

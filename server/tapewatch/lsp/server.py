@@ -137,6 +137,7 @@ class TapewatchServer(LanguageServer):
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
         )
         self.features: Dict[str, Feature] = {}
+        self.log_handler: Optional[Any] = None  # log.ClientLogHandler, set by create_server
         self._cancel_hooks: Dict[Any, Callable[[], None]] = {}
         self._early_cancels: List[Any] = []  # cancelled before their handler registered a hook
         self._register_core_handlers()
@@ -160,12 +161,10 @@ class TapewatchServer(LanguageServer):
         return feature
 
     def report_error(self, feature: str, what: str, exc: BaseException) -> None:
-        """Log a feature's exception (stderr and the client's log); never raises."""
+        """Log a feature's exception once, with its traceback (see ``log``); never raises."""
         try:
-            logger.error("%s failed in %s: %s\n%s", feature, what, exc,
-                         "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
-            self.log("tapewatch: %s failed in %s: %s: %s" % (feature, what, type(exc).__name__, exc),
-                     types.MessageType.Error)
+            logger.error("%s failed in %s: %s: %s\n%s", feature, what, type(exc).__name__, exc,
+                         "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)).rstrip())
         except Exception:  # noqa: BLE001 (the reporter itself must not fail)
             pass
 
@@ -382,6 +381,8 @@ class TapewatchServer(LanguageServer):
 
         @fm.feature(types.INITIALIZED)
         async def _initialized(params: types.InitializedParams) -> None:
+            if self.log_handler is not None:
+                self.log_handler.connected = True  # from now on the client's log, not stderr
             await self._dispatch_async("initialized")
 
         @fm.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -429,6 +430,9 @@ def create_server() -> TapewatchServer:
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     server = TapewatchServer()
+    from .log import install  # noqa: PLC0415
+
+    server.log_handler = install(server)
     errors: List[str] = []
     for name in FEATURE_MODULES:
         try:
