@@ -34,13 +34,13 @@ def main() -> int:
     parser.add_argument("examples", nargs="*")
     ns = parser.parse_args()
     os.environ.setdefault("WARP_CACHE_PATH", tempfile.mkdtemp(prefix="tw-bench-cache-"))
-    import warp as wp  # noqa: PLC0415
+    import warp as wp
 
     wp.config.quiet = True
-    from tapewatch.harness import fdcheck  # noqa: PLC0415
-    from tapewatch.harness.discover import discover  # noqa: PLC0415
-    from tapewatch.harness.replay import Replayer  # noqa: PLC0415
-    from tapewatch.probe.channel import EventChannel  # noqa: PLC0415
+    from tapewatch.harness import fdcheck
+    from tapewatch.harness.discover import discover
+    from tapewatch.harness.replay import Replayer
+    from tapewatch.probe.channel import EventChannel
 
     ratios = []
     print("%-26s %6s %10s %11s %12s %7s" % ("example", "form", "elements", "minimum [s]", "harness [s]", "ratio"))

@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "server"))
 
-from tapewatch.lint import lint_source  # noqa: E402
+from tapewatch.lint import lint_source
 
 HEADER = '''"""Generated benchmark input: a differentiable particle simulation."""
 

@@ -71,9 +71,9 @@ def _private_kernel_cache(tmp_path_factory):
 
 def probe_run(script, python: str, **kw):
     """A probe run of ``script``, with its events (``.events``) and the script's stdout (``.stdout``)."""
-    import asyncio  # noqa: PLC0415
+    import asyncio
 
-    from tapewatch.runner import RunRequest, run_probe  # noqa: PLC0415
+    from tapewatch.runner import RunRequest, run_probe
 
     events, output = [], []
     result = asyncio.run(run_probe(RunRequest(script=str(script), python=python, **kw),

@@ -8,6 +8,7 @@ here has one).  Stdlib only: the probe imports it.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Dict, NamedTuple, Optional
 
 
@@ -136,7 +137,7 @@ def severity(code: str) -> str:
 def tool_finding(code: str, message: str, location=None, **data):
     """A one-of-a-kind finding (a run outcome, a harness that cannot run):
     severity from the catalogue, the code as its id."""
-    from .model import Finding
+    from .model import Finding  # noqa: PLC0415 (model imports codes: a cycle at module level)
 
     return Finding(code=code, message=message, location=location, severity=severity(code), id=code.lower(),
                    data=data)
@@ -198,6 +199,5 @@ def doc_uri(code: str) -> Optional[str]:
     base = docs_dir()
     if base is None:
         return None
-    from pathlib import Path
 
     return Path(base, code + ".md").as_uri()

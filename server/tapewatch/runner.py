@@ -296,7 +296,7 @@ async def run_probe(
 
         try:
             result.findings.extend(lint_run(req.script, result.kernels, result.findings))
-        except Exception as exc:  # the runtime findings stand; say the lints are missing
+        except Exception as exc:  # noqa: BLE001 (the runtime findings stand; say the lints are missing)
             result.findings.append(codes.tool_finding(
                 "TW910", "Internal error in Tapewatch while linting the run's files (%s: %s): results may be "
                 "incomplete." % (type(exc).__name__, exc)))
@@ -402,7 +402,7 @@ class _EventCollector:
             return
         try:
             self.apply(kind, event)
-        except Exception:  # wrong field types, 1e999, a finding that is a list...
+        except Exception:  # noqa: BLE001 (wrong field types, 1e999, a finding that is a list...)
             self._garbage(raw)
             return
         if self.on_event is not None:

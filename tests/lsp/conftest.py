@@ -14,7 +14,7 @@ import pytest
 import pytest_lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from .lsp_helpers import initialize  # noqa: F401 (also sets PYTHONPATH for the server)
+from .lsp_helpers import initialize
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "tapewatch", "lsp"]))

@@ -107,7 +107,7 @@ def write(path: Path, text: str) -> Path:
 
 def markers(path: Path) -> Dict[str, List[int]]:
     """``# expect: TW101`` / ``# reader`` / ``# alloc: x`` ... comments → {marker: [lines]}: the probe tests' reading."""
-    from conftest import markers as read  # noqa: PLC0415 (tests/conftest.py: the one reading of the markers)
+    from conftest import markers as read
 
     return read(path)
 

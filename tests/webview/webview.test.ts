@@ -19,8 +19,9 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { graphPageHtml, makeNonce } from '../../client-vscode/src/graph/html';
 import type { GraphMessage, WebviewToHost } from '../../client-vscode/shared/messages';
-import { parseTapeGraphResult, type TapeGraph, type TapeGraphResult } from '../../client-vscode/shared/protocol';
-import { FIXTURE_PATH, loadFixture } from '../../client-vscode/test/fixture';
+import { parseFinding, parseTapeGraphResult, type Finding, type TapeGraph, type TapeGraphResult } from '../../client-vscode/shared/protocol';
+import { FIXTURE_PATH, loadFixture, loopGraph } from '../../client-vscode/test/fixture';
+import { DEFAULT_OPTIONS, shownGraph } from '../../client-vscode/webview/shownGraph';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -54,6 +55,37 @@ function evilTape(path: string): { tape: TapeGraph; finding: TapeGraphResult['fi
     },
     finding: { id: 'f-evil', code: 'TW101', severity: 'error', message: `${EVIL} is overwritten`, path, line: 7, column: 5, related: [], count: 1, data: {} },
   };
+}
+
+/** An FD harness verdict and a per-launch check, in the server's shapes (docs/protocol.md). */
+function fdFindings(path: string): Finding[] {
+  const samples = Array.from({ length: 12 }, (_, i) => {
+    const fd = 0.1 * (i + 1);
+    const bad = i === 3 || i === 8;
+    return { element: i * 5, ad: bad ? fd * 2 : fd + 1e-7 * i, fd, ok: !bad };
+  });
+  const harness = parseFinding({
+    id: 'tw401-velocity',
+    code: 'TW401',
+    severity: 'error',
+    message: 'FD check of `velocity` FAIL (max abs error 0.9).',
+    path,
+    line: 48,
+    column: 1,
+    data: { parameter: 'velocity', max_abs_error: 0.9, max_rel_error: 1, ratio: 1, samples },
+  });
+  const launch = parseFinding({
+    id: 'tw404-k',
+    code: 'TW404',
+    severity: 'error',
+    message: 'The adjoint of `integrate` disagrees with finite differences at its launch.',
+    path,
+    line: 22,
+    column: 1,
+    data: { kernel: 'integrate', input: 'v', output: 'x_out', element: 5, ad: 0.75, fd: 0.25, max_abs_error: 0.5, checked: 48, failed: 3 },
+  });
+  assert.ok(harness && launch);
+  return [harness, launch];
 }
 
 function serve(): Promise<http.Server> {
@@ -129,8 +161,10 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
     type: 'graph',
     uri: result.uri || 'file:///workspace/train.py',
     title: path.basename(scriptPath),
-    result: { ...result, tapes: [tape, ...result.tapes.slice(1), evil.tape], findings: [...result.findings, evil.finding] },
+    result: { ...result, tapes: [tape, ...result.tapes.slice(1), evil.tape], findings: [...result.findings, evil.finding, ...fdFindings(scriptPath)] },
   };
+  /** What the panel draws of the fixture's tape with the default toggles (launches collapsed). */
+  const shown = shownGraph(tape, DEFAULT_OPTIONS);
   const evilIndex = message.result!.tapes.length - 1;
 
   async function openPage(initialState: unknown): Promise<Page> {
@@ -168,21 +202,24 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
     await new Promise((resolve) => server?.close(resolve));
   });
 
-  it('draws the DOT as SVG and finds every JSON node in it', async () => {
+  it('draws the tape as SVG, repeated launches collapsed, and finds every drawn node in it', async () => {
     assert.equal(await page.locator('#graph svg').count(), 1);
+    assert.ok(shown.nodes.length < tape.nodes.length, 'the fixture repeats a launch');
     const matched = await page.evaluate(() => Number(document.getElementById('graph')?.dataset.matched));
-    assert.equal(matched, tape.nodes.length);
+    assert.equal(matched, shown.nodes.length);
     const ids = await page.$$eval('#graph g.node', (gs) => gs.map((g) => (g as SVGGElement).dataset.nodeId ?? ''));
-    assert.deepEqual(ids.filter(Boolean).sort(), tape.nodes.map((n) => n.id).sort());
+    assert.deepEqual(ids.filter(Boolean).sort(), shown.nodes.map((n) => n.id).sort());
+    const launches = await page.locator('#graph g.tw-launch text').allTextContents();
+    assert.ok(launches.some((t) => /^integrate ×3$/.test(t)), JSON.stringify(launches));
   });
 
   it('badges the nodes that carry findings, with the messages as tooltip', async () => {
-    const expected = tape.nodes.filter((n) => n.finding_ids.length).map((n) => n.id).sort();
+    const expected = shown.nodes.filter((n) => n.finding_ids.length).map((n) => n.id).sort();
     assert.ok(expected.length > 0, 'the fixture has a finding on the graph');
     const badged = await page.$$eval('#graph g.node:has(.tw-badge)', (gs) => gs.map((g) => (g as SVGGElement).dataset.nodeId ?? ''));
     assert.deepEqual(badged.sort(), expected);
     for (const id of expected) {
-      const node = tape.nodes.find((n) => n.id === id)!;
+      const node = shown.nodes.find((n) => n.id === id)!;
       const tooltip = await page.locator(`#graph g.node[data-node-id="${id}"] > title`).textContent();
       for (const fid of node.finding_ids) {
         const finding = result.findings.find((f) => f.id === fid)!;
@@ -192,15 +229,15 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
     }
     // the findings list under the graph names them too
     const list = await page.locator('ul.tw-findings').textContent();
-    for (const f of result.findings.filter((f) => expected.some((id) => tape.nodes.find((n) => n.id === id)!.finding_ids.includes(f.id)))) {
+    for (const f of result.findings.filter((f) => expected.some((id) => shown.nodes.find((n) => n.id === id)!.finding_ids.includes(f.id)))) {
       assert.ok(list?.includes(f.code));
     }
   });
 
   it('colours requires_grad arrays green and other arrays grey', async () => {
     const fill = (id: string) => page.$eval(`#graph g.node[data-node-id="${id}"] .tw-shape`, (el) => getComputedStyle(el).fill);
-    const grad = tape.nodes.filter((n) => n.kind === 'array' && n.requires_grad === true);
-    const other = tape.nodes.filter((n) => n.kind === 'array' && n.requires_grad !== true);
+    const grad = shown.nodes.filter((n) => n.kind === 'array' && n.requires_grad === true);
+    const other = shown.nodes.filter((n) => n.kind === 'array' && n.requires_grad !== true);
     assert.ok(grad.length > 0);
     for (const n of grad) {
       assert.equal(await fill(n.id), 'rgb(118, 185, 0)', `${n.id} is green`);
@@ -211,12 +248,138 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
   });
 
   it('posts navigate with the call site when a launch node is clicked', async () => {
-    const launch = tape.nodes.find((n) => n.kind === 'launch' && n.location);
+    const launch = shown.nodes.find((n) => n.kind === 'launch' && n.location);
     assert.ok(launch?.location, 'the fixture has a launch with a location');
     await page.evaluate(() => (window.__posted = []));
     await page.locator(`#graph g.node[data-node-id="${launch.id}"]`).click();
     const posted = await page.evaluate(() => window.__posted);
     assert.deepEqual(posted, [{ type: 'navigate', path: launch.location.path, line: launch.location.line, column: launch.location.column }]);
+  });
+
+  /** Whether every drawn node lies inside the graph's frame (the drawing fits). */
+  async function allNodesInside(p: Page): Promise<boolean> {
+    return p.evaluate(() => {
+      const frame = document.getElementById('graph')!.getBoundingClientRect();
+      return Array.from(document.querySelectorAll('#graph g.tw-node')).every((g) => {
+        const r = g.getBoundingClientRect();
+        return r.left >= frame.left - 1 && r.right <= frame.right + 1 && r.top >= frame.top - 1 && r.bottom <= frame.bottom + 1;
+      });
+    });
+  }
+
+  const scale = (p: Page) => p.evaluate(() => Number(document.getElementById('graph')?.dataset.scale));
+
+  it('fits the graph to the panel, zooms with buttons, keys and wheel, and resets the view', async () => {
+    assert.ok(await allNodesInside(page), 'fitted on open');
+    const fitted = await scale(page);
+    await page.locator('button.tw-zoom-in').click();
+    assert.ok(Math.abs((await scale(page)) - fitted * 1.25) < 1e-3, 'the + button zooms in by a step');
+    assert.equal(await page.locator('#zoom-level').textContent(), `${Math.round((await scale(page)) * 100)}%`);
+    await page.locator('#graph').focus();
+    await page.keyboard.press('-');
+    await page.keyboard.press('-');
+    assert.ok((await scale(page)) < fitted, 'the - key zooms out');
+    const box = (await page.locator('#graph').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const before = await scale(page);
+    await page.mouse.wheel(0, -400);
+    await page.waitForFunction((s) => Number(document.getElementById('graph')?.dataset.scale) > s, before);
+    await page.locator('button.tw-fit').click();
+    assert.equal(await scale(page), fitted);
+    assert.ok(await allNodesInside(page));
+  });
+
+  it('pans with a drag and the arrow keys, without opening a call site', async () => {
+    const nodeX = () => page.locator('#graph g.tw-node').first().boundingBox().then((b) => b!.x);
+    const box = (await page.locator('#graph').boundingBox())!;
+    await page.evaluate(() => (window.__posted = []));
+    const x0 = await nodeX();
+    // start the drag on a launch: a drag must not count as its click
+    const launch = (await page.locator('#graph g.tw-launch').first().boundingBox())!;
+    await page.mouse.move(launch.x + launch.width / 2, launch.y + launch.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(launch.x + launch.width / 2 + 80, launch.y + launch.height / 2 + 10, { steps: 5 });
+    await page.mouse.up();
+    assert.ok(Math.abs((await nodeX()) - x0 - 80) < 2, 'the drawing follows the drag');
+    assert.deepEqual(await page.evaluate(() => window.__posted), []);
+    await page.locator('#graph').focus();
+    await page.keyboard.press('ArrowLeft');
+    assert.ok(Math.abs((await nodeX()) - x0 - 140) < 2, 'ArrowLeft pans');
+    await page.keyboard.press('0');
+    assert.ok(await allNodesInside(page), '0 fits again');
+    assert.ok(box.width > 0);
+  });
+
+  it('fits again when the panel is resized, and puts the list below a narrow graph', async () => {
+    await page.setViewportSize({ width: 560, height: 700 });
+    await page.waitForFunction(() => {
+      const g = document.getElementById('graph')!;
+      return Number(g.querySelector('svg')?.getAttribute('width')) === g.clientWidth;
+    });
+    assert.ok(await allNodesInside(page), 'fitted to the narrow panel');
+    const graph = (await page.locator('#graph').boundingBox())!;
+    const side = (await page.locator('.tw-side').boundingBox())!;
+    assert.ok(side.y >= graph.y + graph.height - 1, 'the findings go below the graph');
+    await page.setViewportSize({ width: 1200, height: 760 });
+    await page.waitForFunction(() => {
+      const g = document.getElementById('graph')!;
+      return Number(g.querySelector('svg')?.getAttribute('width')) === g.clientWidth;
+    });
+    assert.ok(await allNodesInside(page));
+  });
+
+  it('moves between nodes with Tab and the arrows, with visible focus; Enter opens the call site', async () => {
+    await page.locator('#graph').focus();
+    await page.keyboard.press('Tab');
+    const first = await page.evaluate(() => (document.activeElement as SVGGElement | null)?.dataset.nodeId);
+    assert.ok(first, 'Tab reaches a node');
+    const ring = await page.evaluate(() => getComputedStyle(document.activeElement!.querySelector('.tw-shape')!).strokeDasharray);
+    assert.notEqual(ring, 'none', 'the focused node shows a focus ring');
+    const visited = new Set<string | undefined>([first]);
+    for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowLeft']) {
+      await page.keyboard.press(key);
+      visited.add(await page.evaluate(() => (document.activeElement as SVGGElement | null)?.dataset.nodeId));
+    }
+    assert.ok(visited.size >= 3, `the arrows move between nodes: ${[...visited].join(', ')}`);
+    const launch = shown.nodes.find((n) => n.kind === 'launch' && n.location)!;
+    await page.locator(`#graph g.node[data-node-id="${launch.id}"]`).focus();
+    await page.evaluate(() => (window.__posted = []));
+    await page.keyboard.press('Enter');
+    const loc = launch.location!;
+    assert.deepEqual(await page.evaluate(() => window.__posted), [{ type: 'navigate', path: loc.path, line: loc.line, column: loc.column }]);
+  });
+
+  it('filters the graph to a finding clicked in the list, and shows all again', async () => {
+    const f = result.findings.find((x) => shown.nodes.some((n) => n.finding_ids.includes(x.id)))!;
+    const carriers = shown.nodes.filter((n) => n.finding_ids.includes(f.id)).map((n) => n.id).sort();
+    await page.locator(`.tw-findings li[data-finding-id="${f.id}"] .tw-filter`).click();
+    assert.equal(await page.locator('#graph svg.tw-filtered').count(), 1);
+    const lit = await page.$$eval('#graph g.node.tw-lit', (gs) => gs.map((g) => (g as SVGGElement).dataset.nodeId ?? '').sort());
+    assert.deepEqual(lit, carriers);
+    assert.ok((await page.locator('#graph g.edge.tw-lit').count()) > 0, 'its edges are lit');
+    const dim = await page.$eval('#graph g.node:not(.tw-lit)', (g) => getComputedStyle(g).opacity);
+    assert.equal(dim, '0.18');
+    assert.equal(await page.locator(`.tw-findings li[data-finding-id="${f.id}"] .tw-filter`).getAttribute('aria-pressed'), 'true');
+    assert.equal(await page.evaluate(() => (window.__state as { finding?: string }).finding), f.id);
+    await page.locator('button.tw-show-all').click();
+    assert.equal(await page.locator('#graph svg.tw-filtered').count(), 0);
+  });
+
+  it('draws the FD errors per element, failing ones marked, numbers on hover', async () => {
+    const [harness] = fdFindings(scriptPath);
+    const samples = harness.data.samples as { element: number; ok: boolean }[];
+    const chart = page.locator(`figure.tw-fd-harness[data-finding-id="${harness.id}"]`);
+    assert.equal(await chart.locator('g.tw-bar').count(), samples.length);
+    assert.equal(await chart.locator('g.tw-bar.tw-fail').count(), samples.filter((x) => !x.ok).length);
+    assert.equal(await chart.locator('g.tw-bar.tw-fail .tw-mark').count(), samples.filter((x) => !x.ok).length);
+    assert.match((await chart.locator('g.tw-bar[data-element="15"] > title').textContent()) ?? '', /^element 15: AD 0\.8, FD 0\.4, \|AD−FD\| 0\.4, relative 1 — outside tolerance$/);
+    assert.match((await chart.locator('figcaption').textContent()) ?? '', /velocity — TW401 FAIL: \|AD − FD\| per sampled element, 2 of 12 outside tolerance/);
+    assert.equal(await chart.locator('g.tw-worst').count(), 1);
+    await page.selectOption('#fd-scale', 'rel');
+    assert.match((await page.locator(`figure.tw-fd-harness figcaption`).textContent()) ?? '', /relative error per sampled element/);
+    const panel = page.locator('figure.tw-fd-launch');
+    assert.match((await panel.textContent()) ?? '', /integrate: dx_out\/dv\[5\].*the worst of 48 derivatives compared \(3 fail\).*full Jacobian .* is not available/);
+    assert.deepEqual(await panel.locator('g.tw-bar > title').allTextContents(), ['AD: 0.75', 'FD: 0.25', 'AD − FD: 0.5 (max abs error 0.5)']);
   });
 
   it('follows the theme and saves a screenshot', async () => {
@@ -282,5 +445,31 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
     await page.evaluate(() => (window.__posted = []));
     await page.locator('button.tw-run').click();
     assert.deepEqual(await page.evaluate(() => window.__posted), [{ type: 'run' }]);
+  });
+
+  it('collapses a 60-step loop into one node ×60, and draws every launch when asked; the toggle persists', async () => {
+    const loop = parseTapeGraphResult(loopGraph(60))!;
+    await page.evaluate((m) => window.postMessage(m, '*'), { type: 'graph', uri: loop.uri, title: 'sim.py', result: loop });
+    await waitRendered(page);
+    assert.deepEqual(await page.locator('#graph g.tw-launch text').allTextContents(), ['step ×60', 'sim.py:20', 'loss_kernel', 'sim.py:22']);
+    assert.equal(await page.locator('#graph g.tw-node').count(), 7);
+    assert.ok(await allNodesInside(page));
+    await page.locator('#opt-collapse').uncheck();
+    await waitRendered(page);
+    assert.equal(await page.locator('#graph g.tw-launch').count(), 61);
+    assert.equal(await page.evaluate(() => (window.__state as { options: { collapse: boolean } }).options.collapse), false);
+    assert.ok(await allNodesInside(page), 'fitted after the toggle');
+    // the choice outlives the panel
+    const again = await openPage(await page.evaluate(() => window.__state));
+    await waitRendered(again);
+    assert.equal(await again.locator('#opt-collapse').isChecked(), false);
+    assert.equal(await again.locator('#graph g.tw-launch').count(), 61);
+    await again.close();
+    await page.locator('#opt-collapse').check();
+    await waitRendered(page);
+    await page.selectOption('#opt-direction', 'TB');
+    await waitRendered(page);
+    const [step, loss] = await Promise.all(['step', 'loss_kernel'].map((k) => page.locator(`#graph g.tw-launch:has-text("${k}")`).boundingBox()));
+    assert.ok(loss!.y > step!.y + step!.height, 'top to bottom: the loss launch is below the step');
   });
 });

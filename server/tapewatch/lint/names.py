@@ -116,7 +116,7 @@ def unparse(node: ast.AST) -> str:
         return fast
     try:
         return ast.unparse(node)
-    except Exception:  # malformed trees from odd sources: never let a label crash a rule
+    except Exception:  # noqa: BLE001 (malformed trees from odd sources: never let a label crash a rule)
         return "<expr>"
 
 

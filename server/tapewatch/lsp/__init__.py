@@ -59,7 +59,7 @@ def serve() -> int:
     finally:
         try:
             server.shutdown()
-        except Exception:  # pragma: no cover - leaving anyway
+        except Exception:  # noqa: BLE001  # pragma: no cover - leaving anyway
             pass
     # The thread reading stdin may still be blocked in a read: leave without joining it
     # (a normal interpreter exit would abort on its buffer lock).

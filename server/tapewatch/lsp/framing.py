@@ -124,7 +124,7 @@ def dispatch(protocol, body: bytes) -> None:
     except JsonRpcInvalidParams as exc:
         _answer(protocol, body, exc)
         return
-    except Exception as exc:  # not JSON (a wrong length), or a structure pygls refuses
+    except Exception as exc:  # noqa: BLE001 (not JSON (a wrong length), or a structure pygls refuses)
         log.warning("tapewatch: could not read a message (%s: %s)", type(exc).__name__, exc)
         _answer(protocol, body, JsonRpcParseError() if isinstance(exc, ValueError) else JsonRpcInvalidParams())
         return
@@ -134,7 +134,7 @@ def dispatch(protocol, body: bytes) -> None:
 def _answer(protocol, body: bytes, error) -> None:
     try:
         raw = json.loads(body)
-    except Exception:
+    except Exception:  # noqa: BLE001 (anything unreadable has no id to answer to)
         return  # no id to answer to
     if isinstance(raw, dict) and "id" in raw and "method" in raw:
         protocol._send_response(raw["id"], error=error.to_response_error())

@@ -231,7 +231,7 @@ class TapewatchServer(LanguageServer):
                     return await fn(*args, **kwargs)
                 except (asyncio.CancelledError, JsonRpcException):
                     raise
-                except Exception as exc:  # noqa: BLE001 (isolation)
+                except Exception as exc:
                     self.report_error(feature, what, exc)
                     raise JsonRpcInternalError("tapewatch %s: %s: %s" % (what, type(exc).__name__, exc)) from exc
 
@@ -243,7 +243,7 @@ class TapewatchServer(LanguageServer):
                 return fn(*args, **kwargs)
             except JsonRpcException:
                 raise
-            except Exception as exc:  # noqa: BLE001 (isolation)
+            except Exception as exc:
                 self.report_error(feature, what, exc)
                 raise JsonRpcInternalError("tapewatch %s: %s: %s" % (what, type(exc).__name__, exc)) from exc
 
@@ -438,7 +438,7 @@ def create_server() -> TapewatchServer:
         try:
             module = importlib.import_module("%s.%s" % (__package__, name))
             module.setup(server)
-        except Exception as exc:  # noqa: BLE001 (one feature must not stop the rest)
+        except Exception as exc:
             logger.exception("feature %s failed to set up", name)
             errors.append("%s: %s: %s" % (name, type(exc).__name__, exc))
     if errors:

@@ -137,7 +137,7 @@ def _time_stepper(kernel) -> bool:
         if any(_TIME_STEP.fullmatch(p.label) for p in warp_seams.kernel_params(kernel)):
             return True
         return bool(_TIME_STEP.search(warp_seams.kernel_source(kernel) or ""))
-    except Exception:  # noqa: BLE001 (unknown Warp internals: treat as a solver)
+    except Exception:
         return False
 
 

@@ -11,6 +11,7 @@ parameter label.
 from __future__ import annotations
 
 import ast
+import copy
 import linecache
 import os
 import sys
@@ -336,7 +337,6 @@ def _root(expr: ast.expr) -> Optional[ast.Name]:
 def _replace_root(expr: ast.expr, new_root: ast.expr) -> ast.expr:
     if isinstance(expr, ast.Name):
         return new_root
-    import copy
 
     expr = copy.copy(expr)
     expr.value = _replace_root(expr.value, new_root)

@@ -7,6 +7,7 @@ line (no locals are kept alive) and names are resolved on demand.
 
 from __future__ import annotations
 
+import linecache
 import sys
 from typing import List, Optional, Sequence
 
@@ -70,7 +71,6 @@ def def_location(func) -> Optional[Location]:
     code = getattr(func, "__code__", None)
     if code is None:
         return None
-    import linecache
 
     line = code.co_firstlineno
     lines = linecache.getlines(code.co_filename, getattr(func, "__globals__", None))
