@@ -1,7 +1,10 @@
 /**
  * The tape-graph page. Data arrives as one `graph` message; clicks leave as
- * `navigate` messages; the extension host opens the files. Graphviz
- * (WebAssembly, bundled) draws the DOT; `svg.ts` badges and wires the nodes.
+ * `navigate` messages; the extension host opens the files. The page draws
+ * the tape's nodes and edges after the toggles (`shownGraph.ts`) with
+ * Graphviz (WebAssembly, bundled), badges and wires the nodes (`svg.ts`),
+ * fits and zooms (`viewport.ts`), and beside it lists the findings (a click
+ * filters the graph) and pictures of the FD results (`fdCharts.ts`).
  *
  * Every string from the server is user data: it reaches the DOM through
  * `textContent` (or Graphviz's own SVG text), never as markup.
@@ -10,9 +13,14 @@
 import './main.css';
 import { instance, type Viz } from '@viz-js/viz';
 import { parseHostMessage, type WebviewToHost } from '../shared/messages';
-import type { Location, TapeGraph, TapeGraphResult } from '../shared/protocol';
+import type { Finding, Location, TapeGraph, TapeGraphResult } from '../shared/protocol';
+import { harnessChart, launchPanel } from './fdCharts';
+import { fdEvidence, type ErrorScale } from './fdModel';
+import { ARROWS, nearestInDirection } from './nav';
+import { edgeText, findingHighlight, parseOptions, shownDot, shownGraph, type GraphOptions, type ShownGraph } from './shownGraph';
 import { decorateSvg, sanitizeSvg } from './svg';
 import { buildGraphView, dotFromGraph, findingText, locationText, tapeFindings, tapeOptionText } from './viewModel';
+import { Viewport } from './viewport';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -28,22 +36,46 @@ interface PersistedState {
   title: string;
   result: TapeGraphResult | null;
   tapeId?: string;
+  /** The toggles: they outlive a script change (a preference, not data). */
+  options: GraphOptions;
+  /** The finding that filters the graph. */
+  finding?: string;
+  fdScale: ErrorScale;
 }
 
 const vscode = acquireVsCodeApi();
 const app = document.getElementById('app') as HTMLElement;
-let state: PersistedState | undefined = restore(vscode.getState());
+const saved = vscode.getState();
+let state: PersistedState | undefined = restore(saved);
+/** The toggles before any graph arrived (kept from the saved state). */
+let options: GraphOptions = state?.options ?? parseOptions((saved as { options?: unknown } | null)?.options);
 let notice: string | undefined;
 let vizPromise: Promise<Viz> | undefined;
 let renderSeq = 0;
+let viewport: Viewport | undefined;
+let drawn: { svg: SVGSVGElement; shown: ShownGraph } | undefined;
 
-function restore(saved: unknown): PersistedState | undefined {
-  const msg = parseHostMessage({ type: 'graph', ...(saved as object) });
+function restore(value: unknown): PersistedState | undefined {
+  const msg = parseHostMessage({ type: 'graph', ...(value as object) });
   if (!msg || msg.type !== 'graph') {
     return undefined;
   }
-  const tapeId = (saved as { tapeId?: unknown }).tapeId;
-  return { uri: msg.uri, title: msg.title, result: msg.result, tapeId: typeof tapeId === 'string' ? tapeId : undefined };
+  const v = value as { tapeId?: unknown; options?: unknown; finding?: unknown; fdScale?: unknown };
+  return {
+    uri: msg.uri,
+    title: msg.title,
+    result: msg.result,
+    tapeId: typeof v.tapeId === 'string' ? v.tapeId : undefined,
+    options: parseOptions(v.options),
+    finding: typeof v.finding === 'string' ? v.finding : undefined,
+    fdScale: v.fdScale === 'rel' ? 'rel' : 'abs',
+  };
+}
+
+function save(): void {
+  if (state) {
+    vscode.setState(state);
+  }
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
@@ -57,15 +89,23 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, t
   return node;
 }
 
+function button(label: string, className: string, onClick: () => void, title?: string): HTMLButtonElement {
+  const b = el('button', className, label);
+  b.type = 'button';
+  if (title) {
+    b.title = title;
+    b.setAttribute('aria-label', title);
+  }
+  b.addEventListener('click', onClick);
+  return b;
+}
+
 function navigate(target: Location): void {
   vscode.postMessage({ type: 'navigate', path: target.path, line: target.line, column: target.column });
 }
 
 function runButton(label: string): HTMLButtonElement {
-  const button = el('button', 'tw-run', label);
-  button.type = 'button';
-  button.addEventListener('click', () => vscode.postMessage({ type: 'run' }));
-  return button;
+  return button(label, 'tw-run', () => vscode.postMessage({ type: 'run' }));
 }
 
 function currentTape(result: TapeGraphResult): TapeGraph {
@@ -78,6 +118,9 @@ function setPhase(phase: 'empty' | 'rendering' | 'rendered' | 'error'): void {
 
 function render(): void {
   const seq = ++renderSeq;
+  viewport?.dispose();
+  viewport = undefined;
+  drawn = undefined;
   app.replaceChildren();
   const header = el('header');
   header.appendChild(el('h1', undefined, state?.title ? `Tape graph — ${state.title}` : 'Tape graph'));
@@ -91,60 +134,75 @@ function render(): void {
     return;
   }
   const result = state.result;
+  const fd = result ? fdSection(result.findings) : undefined;
   if (!result || result.tapes.length === 0) {
     const p = el('p', 'tw-empty', result ? 'The last run recorded no tape.' : `No run of ${state.title || 'this script'} yet.`);
     app.append(p, runButton('Run verification'));
+    if (fd) {
+      app.appendChild(fd);
+    }
     setPhase('empty');
     return;
   }
 
   const tape = currentTape(result);
   if (result.tapes.length > 1) {
-    const label = el('label', 'tw-select', 'Tape ');
-    const select = el('select');
-    select.id = 'tape-select';
-    result.tapes.forEach((t, i) => {
-      const option = el('option', undefined, tapeOptionText(t, i));
-      option.value = String(i);
-      option.selected = t === tape;
-      select.appendChild(option);
-    });
-    select.addEventListener('change', () => {
-      if (state) {
-        state.tapeId = result.tapes[Number(select.value)]?.id;
-        vscode.setState(state);
-        render();
-      }
-    });
-    label.appendChild(select);
-    header.appendChild(label);
+    header.appendChild(tapeSelect(result, tape));
   }
   header.appendChild(legend());
+  app.appendChild(toolbar());
 
+  const main = el('div', 'tw-main');
   const graph = el('div', 'tw-graph');
   graph.id = 'graph';
+  graph.tabIndex = 0;
+  graph.setAttribute('aria-label', 'Tape graph. Plus and minus zoom, arrows pan, 0 fits; Tab moves to the nodes, arrows between them, Enter opens one.');
   graph.appendChild(el('p', 'tw-empty', 'Drawing…'));
-  app.appendChild(graph);
-
-  const findings = tapeFindings(tape, result.findings);
-  if (findings.length) {
-    app.appendChild(el('h2', undefined, `Findings on this tape (${findings.length})`));
-    const list = el('ul', 'tw-findings');
-    for (const f of findings) {
-      const item = el('li', `tw-sev-${f.severity}`);
-      if (f.path && f.line) {
-        const target = { path: f.path, line: f.line, column: f.column ?? 1 };
-        const link = el('button', 'tw-link', locationText(target));
-        link.type = 'button';
-        link.addEventListener('click', () => navigate(target));
-        item.append(link, ' ');
-      }
-      item.appendChild(el('span', undefined, findingText(f)));
-      list.appendChild(item);
+  graph.addEventListener('keydown', onNodeKey);
+  graph.addEventListener('focusin', (e) => {
+    if (e.target instanceof SVGGElement) {
+      viewport?.reveal(e.target);
     }
-    app.appendChild(list);
+  });
+  const side = el('aside', 'tw-side');
+  const findings = tapeFindings(tape, result.findings);
+  if (state.finding && !findings.some((f) => f.id === state!.finding)) {
+    state.finding = undefined;
   }
+  if (findings.length) {
+    side.appendChild(findingsList(findings));
+  }
+  if (fd) {
+    side.appendChild(fd);
+  }
+  main.append(graph);
+  if (side.childElementCount) {
+    main.appendChild(side); // no empty column beside the graph
+  }
+  app.appendChild(main);
   void drawGraph(graph, tape, result, seq);
+}
+
+function tapeSelect(result: TapeGraphResult, tape: TapeGraph): HTMLElement {
+  const label = el('label', 'tw-select', 'Tape ');
+  const select = el('select');
+  select.id = 'tape-select';
+  result.tapes.forEach((t, i) => {
+    const option = el('option', undefined, tapeOptionText(t, i));
+    option.value = String(i);
+    option.selected = t === tape;
+    select.appendChild(option);
+  });
+  select.addEventListener('change', () => {
+    if (state) {
+      state.tapeId = result.tapes[Number(select.value)]?.id;
+      state.finding = undefined;
+      save();
+      render();
+    }
+  });
+  label.appendChild(select);
+  return label;
 }
 
 function legend(): HTMLElement {
@@ -162,21 +220,247 @@ function legend(): HTMLElement {
   return box;
 }
 
+/** Zoom buttons and the toggles (Warp's `tape.visualize` options). */
+function toolbar(): HTMLElement {
+  const bar = el('div', 'tw-toolbar');
+  const zoom = el('div', 'tw-zoom');
+  zoom.setAttribute('role', 'group');
+  zoom.setAttribute('aria-label', 'Zoom');
+  const level = el('span', 'tw-zoom-level', '100%');
+  level.id = 'zoom-level';
+  zoom.append(
+    button('−', 'tw-zoom-out', () => viewport?.zoomOut(), 'Zoom out (-)'),
+    level,
+    button('+', 'tw-zoom-in', () => viewport?.zoomIn(), 'Zoom in (+)'),
+    button('Fit', 'tw-fit', () => viewport?.fit(), 'Reset the view: fit the graph to the panel (0)'),
+  );
+  bar.appendChild(zoom);
+
+  const toggles = el('div', 'tw-toggles');
+  const check = (key: 'collapse' | 'simplify' | 'hideReadOnly', text: string, title: string) => {
+    const label = el('label', 'tw-toggle');
+    label.title = title;
+    const box = el('input');
+    box.type = 'checkbox';
+    box.id = `opt-${key}`;
+    box.checked = options[key];
+    box.addEventListener('change', () => setOptions({ ...options, [key]: box.checked }));
+    label.append(box, ` ${text}`);
+    return label;
+  };
+  const choose = <K extends 'direction' | 'labels'>(key: K, text: string, choices: [GraphOptions[K], string][]) => {
+    const label = el('label', 'tw-toggle', `${text} `);
+    const select = el('select');
+    select.id = `opt-${key}`;
+    for (const [value, name] of choices) {
+      const option = el('option', undefined, name);
+      option.value = value;
+      option.selected = options[key] === value;
+      select.appendChild(option);
+    }
+    select.addEventListener('change', () => setOptions({ ...options, [key]: select.value as GraphOptions[K] }));
+    label.appendChild(select);
+    return label;
+  };
+  toggles.append(
+    check('collapse', 'Collapse repeated launches', 'Launches of one kernel from one call site (and callers) as one node ×N'),
+    check('simplify', 'Simplify', 'Hide trivial arrays: no requires_grad, touched by a single launch'),
+    check('hideReadOnly', 'Hide read-only arrays', 'Hide arrays no launch on this tape writes'),
+    choose('direction', 'Layout', [
+      ['LR', 'left to right'],
+      ['TB', 'top to bottom'],
+    ]),
+    choose('labels', 'Arrays by', [
+      ['name', 'variable name'],
+      ['allocation', 'allocation'],
+    ]),
+  );
+  bar.appendChild(toggles);
+  const count = el('span', 'tw-count');
+  count.id = 'graph-count';
+  bar.appendChild(count);
+  return bar;
+}
+
+function setOptions(next: GraphOptions): void {
+  options = next;
+  if (state) {
+    state.options = next;
+    save();
+  }
+  // The toolbar is drawn again: keep the keyboard where it was.
+  const focused = document.activeElement?.id;
+  render();
+  if (focused) {
+    document.getElementById(focused)?.focus();
+  }
+}
+
+function findingsList(findings: Finding[]): HTMLElement {
+  const box = el('section', 'tw-findings-box');
+  const head = el('h2', undefined, `Findings on this tape (${findings.length})`);
+  box.appendChild(head);
+  if (state?.finding) {
+    box.appendChild(button('Show all', 'tw-show-all', () => selectFinding(undefined), 'Stop filtering the graph'));
+  }
+  const list = el('ul', 'tw-findings');
+  for (const f of findings) {
+    const item = el('li', `tw-sev-${f.severity}`);
+    item.dataset.findingId = f.id;
+    const selected = state?.finding === f.id;
+    item.classList.toggle('tw-selected', selected);
+    if (f.path && f.line) {
+      const target = { path: f.path, line: f.line, column: f.column ?? 1 };
+      item.append(button(locationText(target), 'tw-link', () => navigate(target)), ' ');
+    }
+    const filter = button(findingText(f), 'tw-filter', () => selectFinding(selected ? undefined : f.id));
+    filter.setAttribute('aria-pressed', String(selected));
+    filter.title = selected ? 'Show the whole graph again' : 'Highlight its nodes and edges in the graph';
+    item.appendChild(filter);
+    list.appendChild(item);
+  }
+  box.appendChild(list);
+  return box;
+}
+
+function selectFinding(id: string | undefined): void {
+  if (!state) {
+    return;
+  }
+  state.finding = id;
+  save();
+  // Only the list and the highlight change: keep the drawing and its zoom.
+  const box = document.querySelector('.tw-findings-box');
+  const tape = state.result && state.result.tapes.length ? currentTape(state.result) : undefined;
+  if (box && tape && state.result) {
+    box.replaceWith(findingsList(tapeFindings(tape, state.result.findings)));
+  }
+  applyHighlight();
+  document.querySelector<HTMLButtonElement>(`.tw-findings li.tw-selected .tw-filter`)?.focus();
+}
+
+/** Dim everything but the selected finding's nodes and edges. */
+function applyHighlight(): void {
+  if (!drawn) {
+    return;
+  }
+  const { svg, shown } = drawn;
+  const id = state?.finding;
+  const lit = id ? findingHighlight(shown, id) : undefined;
+  svg.classList.toggle('tw-filtered', lit !== undefined);
+  svg.querySelectorAll<SVGGElement>('g.node').forEach((g) => g.classList.toggle('tw-lit', !!lit && lit.nodes.has(g.dataset.nodeId ?? '')));
+  svg.querySelectorAll<SVGGElement>('g.edge').forEach((g) => g.classList.toggle('tw-lit', !!lit && lit.edges.has(g.id)));
+  const first = lit ? svg.querySelector('g.node.tw-lit') : null;
+  if (first) {
+    viewport?.reveal(first);
+  }
+}
+
+/** Arrow keys on a focused node move to the nearest node that way. */
+function onNodeKey(e: KeyboardEvent): void {
+  const dir = ARROWS[e.key];
+  const from = e.target instanceof SVGGElement ? e.target : undefined;
+  if (!dir || !from?.dataset.nodeId || !drawn) {
+    return;
+  }
+  const nodes = Array.from(drawn.svg.querySelectorAll<SVGGElement>('g.tw-node'));
+  const box = (g: SVGGElement) => {
+    const r = g.getBoundingClientRect();
+    return { id: g.dataset.nodeId ?? '', x: r.x, y: r.y, width: r.width, height: r.height };
+  };
+  const next = nearestInDirection(box(from), nodes.map(box), dir);
+  e.preventDefault();
+  e.stopPropagation();
+  nodes.find((g) => g.dataset.nodeId === next)?.focus();
+}
+
+/** Pictures of the FD results among all of the run's findings (harness verdicts are on no tape node). */
+function fdSection(findings: Finding[]): HTMLElement | undefined {
+  const evidence = findings.map(fdEvidence).filter((e) => e !== undefined);
+  if (!evidence.length) {
+    return undefined;
+  }
+  const scale = state?.fdScale ?? 'abs';
+  const box = el('section', 'tw-fd-box');
+  const head = el('h2', undefined, 'Finite-difference checks');
+  box.appendChild(head);
+  if (evidence.some((e) => e.kind === 'harness')) {
+    const label = el('label', 'tw-toggle', 'Error ');
+    const select = el('select');
+    select.id = 'fd-scale';
+    for (const [value, name] of [
+      ['abs', '|AD − FD|'],
+      ['rel', 'relative'],
+    ]) {
+      const option = el('option', undefined, name);
+      option.value = value;
+      option.selected = scale === value;
+      select.appendChild(option);
+    }
+    select.addEventListener('change', () => {
+      if (state) {
+        state.fdScale = select.value === 'rel' ? 'rel' : 'abs';
+        save();
+        box.replaceWith(fdSection(findings) ?? el('span'));
+      }
+    });
+    label.appendChild(select);
+    box.appendChild(label);
+  }
+  for (const ev of evidence) {
+    box.appendChild(ev.kind === 'harness' ? harnessChart(ev, scale) : launchPanel(ev));
+  }
+  return box;
+}
+
+/** Each edge's hover text: which launch read or wrote which array, through which argument. */
+function titleEdges(svg: SVGSVGElement, shown: ShownGraph): void {
+  const byId = new Map(shown.edges.map((e) => [e.id, e]));
+  const name = new Map(shown.nodes.map((n) => [n.id, n.label || n.id]));
+  svg.querySelectorAll<SVGGElement>('g.edge').forEach((g) => {
+    const e = byId.get(g.id);
+    const title = g.querySelector(':scope > title');
+    if (e && title) {
+      const [launch, array] = e.kind === 'write' ? [e.source, e.target] : [e.target, e.source];
+      title.textContent = `${name.get(launch)} ${e.kind === 'write' ? 'writes' : 'reads'} ${name.get(array)}${e.arg ? ` (argument ${edgeText(e)})` : ''}`;
+    }
+  });
+}
+
 async function drawGraph(container: HTMLElement, tape: TapeGraph, result: TapeGraphResult, seq: number): Promise<void> {
   setPhase('rendering');
   try {
     vizPromise ??= instance();
     const viz = await vizPromise;
-    const svg = viz.renderSVGElement(tape.dot.trim() ? tape.dot : dotFromGraph(tape));
+    // The JSON nodes and edges after the toggles; the server's DOT only for a tape that came without them.
+    const shown = shownGraph(tape, options);
+    const dot = tape.nodes.length ? shownDot(shown, options) : tape.dot.trim() ? tape.dot : dotFromGraph(tape);
+    const svg = viz.renderSVGElement(dot);
     if (seq !== renderSeq) {
       return; // a newer render replaced this one
     }
     sanitizeSvg(svg);
     svg.classList.add('tw-svg');
     container.replaceChildren(svg);
-    const view = buildGraphView(tape, result.findings);
+    const repeats = new Map(shown.nodes.map((n) => [n.id, n.members.length]));
+    const view = buildGraphView({ ...tape, nodes: shown.nodes, edges: shown.edges }, result.findings, repeats);
     const matched = decorateSvg(svg, view, navigate);
+    titleEdges(svg, shown);
     container.dataset.matched = String(matched);
+    container.dataset.shown = String(shown.nodes.length);
+    const count = document.getElementById('graph-count');
+    if (count) {
+      const launches = tape.nodes.filter((n) => n.kind === 'launch').length;
+      count.textContent = `${shown.nodes.length} of ${tape.nodes.length} nodes (${launches} launches)${shown.hidden ? `, ${shown.hidden} hidden` : ''}`;
+    }
+    drawn = { svg, shown };
+    const level = document.getElementById('zoom-level');
+    viewport = new Viewport(container, svg, (v) => {
+      if (level) {
+        level.textContent = `${Math.round(v.scale * 100)}%`;
+      }
+    });
+    applyHighlight();
     setPhase('rendered');
   } catch (err) {
     if (seq !== renderSeq) {
@@ -195,10 +479,18 @@ window.addEventListener('message', (event: MessageEvent) => {
   if (message.type === 'notice') {
     notice = message.text;
   } else {
-    const tapeId = state?.uri === message.uri ? state.tapeId : undefined;
-    state = { uri: message.uri, title: message.title, result: message.result, tapeId };
+    const same = state?.uri === message.uri;
+    state = {
+      uri: message.uri,
+      title: message.title,
+      result: message.result,
+      tapeId: same ? state?.tapeId : undefined,
+      options,
+      finding: same ? state?.finding : undefined,
+      fdScale: state?.fdScale ?? 'abs',
+    };
     notice = undefined;
-    vscode.setState(state);
+    save();
   }
   render();
 });

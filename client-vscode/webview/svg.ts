@@ -86,12 +86,13 @@ export function decorateSvg(svg: SVGSVGElement, view: GraphView, onNavigate: (ta
       g.classList.add('tw-has-finding', `tw-sev-${node.severity ?? 'warning'}`);
       addBadge(g, node);
     }
+    // Every node takes the focus (Tab, arrows: main.ts); Enter on one with a place opens it, as a click does.
+    g.setAttribute('tabindex', '0');
+    g.setAttribute('aria-label', node.tooltip.split('\n')[0]);
     const target = node.target;
     if (target) {
       g.classList.add('tw-navigable');
-      g.setAttribute('tabindex', '0');
       g.setAttribute('role', 'link');
-      g.setAttribute('aria-label', node.tooltip.split('\n')[0]);
       g.addEventListener('click', () => onNavigate(target));
       g.addEventListener('keydown', (e) => {
         if (e.key === 'Enter' || e.key === ' ') {
@@ -99,6 +100,8 @@ export function decorateSvg(svg: SVGSVGElement, view: GraphView, onNavigate: (ta
           onNavigate(target);
         }
       });
+    } else {
+      g.setAttribute('role', 'img');
     }
   });
   return matched;

@@ -71,8 +71,11 @@ function describeKind(node: GraphNode): string {
 }
 
 /** The node's tooltip: what it is, where, and its findings' messages. Plain text. */
-export function nodeTooltip(node: GraphNode, findings: Finding[], missing: string[] = []): string {
+export function nodeTooltip(node: GraphNode, findings: Finding[], missing: string[] = [], repeats = 1): string {
   const lines = [`${node.label || node.id} (${describeKind(node)})`];
+  if (repeats > 1) {
+    lines.push(node.kind === 'launch' ? `${repeats} launches from this call site, drawn as one` : `${repeats} arrays allocated here, drawn as one`);
+  }
   const extra = node.names.filter((n) => n !== node.label);
   if (extra.length) {
     lines.push(`names: ${extra.join(', ')}`);
@@ -92,7 +95,8 @@ export function nodeTooltip(node: GraphNode, findings: Finding[], missing: strin
   return lines.join('\n');
 }
 
-export function buildGraphView(tape: TapeGraph, findings: Finding[]): GraphView {
+/** `repeats`: per drawn node id, how many tape launches it stands for (collapsed). */
+export function buildGraphView(tape: TapeGraph, findings: Finding[], repeats?: Map<string, number>): GraphView {
   const byId = new Map(findings.filter((f) => f.id !== '').map((f) => [f.id, f] as const));
   const nodes = new Map<string, NodeView>();
   const badged: string[] = [];
@@ -108,7 +112,7 @@ export function buildGraphView(tape: TapeGraph, findings: Finding[]): GraphView 
       findings: own,
       severity: count ? (worstSeverity(own) ?? 'warning') : null,
       badge: count ? String(count) : null,
-      tooltip: nodeTooltip(node, own, missing),
+      tooltip: nodeTooltip(node, own, missing, repeats?.get(node.id)),
       target: node.location,
     };
     nodes.set(node.id, view);

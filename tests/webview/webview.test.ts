@@ -454,7 +454,7 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
     assert.deepEqual(await page.locator('#graph g.tw-launch text').allTextContents(), ['step ×60', 'sim.py:20', 'loss_kernel', 'sim.py:22']);
     assert.equal(await page.locator('#graph g.tw-node').count(), 7);
     assert.ok(await allNodesInside(page));
-    await page.locator('#opt-collapse').uncheck();
+    await page.locator('#opt-collapse').click(); // the toolbar is drawn anew: no uncheck(), which re-reads the old box
     await waitRendered(page);
     assert.equal(await page.locator('#graph g.tw-launch').count(), 61);
     assert.equal(await page.evaluate(() => (window.__state as { options: { collapse: boolean } }).options.collapse), false);
@@ -465,7 +465,7 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
     assert.equal(await again.locator('#opt-collapse').isChecked(), false);
     assert.equal(await again.locator('#graph g.tw-launch').count(), 61);
     await again.close();
-    await page.locator('#opt-collapse').check();
+    await page.locator('#opt-collapse').click();
     await waitRendered(page);
     await page.selectOption('#opt-direction', 'TB');
     await waitRendered(page);
