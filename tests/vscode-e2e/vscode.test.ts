@@ -6,6 +6,7 @@
  *   1. the Problems panel lists TW101 on the launch line (`# expect: TW101`),
  *   2. the editor draws a warning squiggle on that line,
  *   3. "Tapewatch: Show Tape Graph" opens the webview with the drawn graph,
+ *      and its "Collapse repeated launches" toggle draws every launch,
  *   4. the "Show documentation for TW101" quick fix opens the page as a
  *      rendered Markdown preview,
  *   5. a second run replaces the first run's diagnostics (one TW101), and the
@@ -563,6 +564,15 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
       assert.match(findings, new RegExp(`:${launchLine}:\\d+ TW101`), findings);
       await parkMouse();
       await shoot('.part.editor', 'vscode-graph.png');
+      // One toggle in the real webview: collapse off draws each of the 7 launches, on again draws 3 nodes.
+      await view.locator('#opt-collapse').click();
+      await view.locator('svg.tw-svg g.tw-launch').nth(6).waitFor({ state: 'attached', timeout: T.graph });
+      assert.equal(await view.locator('svg.tw-svg g.tw-launch').count(), 7);
+      await view.locator('#opt-collapse').click();
+      await view.locator('svg.tw-svg g.tw-launch').nth(3).waitFor({ state: 'detached', timeout: T.graph });
+      assert.equal(await view.locator('svg.tw-svg g.tw-launch').count(), 3);
+      // The clicks moved the focus into the webview's group: give it back to the script's editor.
+      await runCommand('View: Focus First Editor Group');
     });
   });
 

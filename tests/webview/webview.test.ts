@@ -400,6 +400,7 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
     });
     const edge = await page.$eval('#graph g.edge path', (el) => getComputedStyle(el).stroke);
     assert.equal(edge, 'rgb(204, 204, 204)', 'edges use the editor foreground');
+    await page.locator('button.tw-fit').click(); // the picture shows the whole graph, whatever the tests before did
     mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     assert.ok(existsSync(SCREENSHOT));
