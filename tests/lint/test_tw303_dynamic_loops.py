@@ -225,3 +225,36 @@ def test_benign_lookalikes_are_silent():
             return p
         """
     ) == []
+
+
+def test_accumulator_needed_through_a_local_after_the_loop():
+    """``r = value - y`` is linear in ``value``, but ``r * r`` needs it: the backward pass does not have it
+    (measured: AD -101.4 vs FD -92.5 on a 24-term harmonic fit)."""
+    found = lint(
+        """
+        import warp as wp
+
+
+        @wp.kernel
+        def fit(t: wp.array(dtype=float), c: wp.array(dtype=float), y: wp.array(dtype=float), loss: wp.array(dtype=float)):
+            i = wp.tid()
+            value = float(0.0)
+            for k in range(24):
+                value += c[k] * wp.cos(float(k) * t[i])
+            r = value - y[i]
+            wp.atomic_add(loss, 0, r * r)
+
+
+        @wp.kernel
+        def stored(t: wp.array(dtype=float), c: wp.array(dtype=float), out: wp.array(dtype=float)):
+            i = wp.tid()
+            value = float(0.0)
+            for k in range(24):
+                value += c[k] * wp.cos(float(k) * t[i])
+            shifted = value - 1.0
+            out[i] = 2.0 * shifted
+        """
+    )
+    [f] = found
+    assert f.data["kernel"] == "fit" and f.data["variable"] == "value" and f.location.line == 10
+    assert "through `r`" in f.message and f.data["use_line"] == 12

@@ -106,11 +106,14 @@ def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callab
         if checks is not None:
             guarded("checking before backward()", lambda: pending.update(checks.before_backward(self, args, kwargs)))
         finished = False
+        restore: list = []
+        guarded("following record_func callbacks", lambda: restore.extend(_trace_callbacks(self)))
         try:
             result = orig_backward(self, *args, **kwargs)
             finished = True
             return result
         finally:
+            guarded("restoring record_func callbacks", lambda: _untrace_callbacks(self, restore))
             if finished and checks is not None:
                 guarded("checking after backward()",
                         lambda: checks.after_backward(self, args, kwargs, orig_backward, pending))
@@ -120,6 +123,31 @@ def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callab
             guarded("forgetting a tape's reads", lambda: tracker.forget_reads(self))
 
     tape_cls.backward = backward
+
+    def _trace_callbacks(tape) -> list:
+        """Wrap each ``record_func`` callback so a write it makes knows where the replay is."""
+        state = tape.__dict__.get("_tw_state")
+        items = [it for it in warp_seams.tape_items(tape) if it.func is not None] if state is not None else []
+        for it in items:
+            warp_seams.replace_tape_func(tape, it.index, _traced(it.func, state, it.index))
+        return items
+
+    def _untrace_callbacks(tape, items) -> None:
+        for it in items:
+            warp_seams.replace_tape_func(tape, it.index, it.func)
+
+    def _traced(func, state, index):
+        name = getattr(func, "__qualname__", getattr(func, "__name__", "callback"))
+
+        @functools.wraps(func)
+        def replaying(*a, **k):
+            outer, tracker.replaying = tracker.replaying, (state, index, name)
+            try:
+                return func(*a, **k)
+            finally:
+                tracker.replaying = outer
+
+        return replaying
 
     orig_reset = tape_cls.reset
 

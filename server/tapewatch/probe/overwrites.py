@@ -166,13 +166,17 @@ def report_zero_fill_overwrite(tracker, arr, method: str, entry, alias: bool) ->
                op="%s()" % method, warp_reported=False)
 
 
-def report_pending_writes(tracker, state, backward_site: Site) -> None:
-    """TW106 at each write made between recording and this tape's backward()."""
+def report_pending_writes(tracker, state, backward_site: Site, pending_writes=None, during: str = "") -> None:
+    """TW106 at each write made between recording and this tape's backward().
+
+    ``during``: the name of a ``record_func`` callback that made the writes while backward()
+    replayed the tape, before the reading launch's adjoint ran.
+    """
     registry = tracker.registry
     backward_loc = registry.attempt("locating a backward() call",
                                     lambda: backward_site.location((".backward", "backward")))
     extra = [Related(backward_loc, "the backward() that replays the read", "backward")] if backward_loc else []
-    for pending in state.pending_writes:
+    for pending in state.pending_writes if pending_writes is None else pending_writes:
         op, site = pending.op, pending.site
         arg = None
         if op == "launch":
@@ -190,7 +194,11 @@ def report_pending_writes(tracker, state, backward_site: Site) -> None:
         entry = pending.entry
         what = what or registry.attempt("naming the reading launch's array",
                                         lambda: entry.record.access_name(entry.access)) or "array"
-        head = "%s writes `%s` after the tape recorded it and before its backward()" % (label, what)
+        if during:
+            head = ("%s writes `%s` during backward(), in `%s` (recorded with tape.record_func), before the "
+                    "adjoint of the launch that read it has replayed" % (label, what, during))
+        else:
+            head = "%s writes `%s` after the tape recorded it and before its backward()" % (label, what)
         overwrite(tracker, "TW106", pending.array, entry, pending.alias, site=site, names=names, what=what,
                   arg=arg, kernel=pending.kernel, op=_kernel_name(pending.kernel) if op == "launch" else op,
                   warp_reported=False, head=head,

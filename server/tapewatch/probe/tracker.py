@@ -189,6 +189,8 @@ class Tracker:
         self._tape_counter = 0
         self._launch_counter = 0
         self.sensors: List[Any] = []  # objects with on_launch(state, record) / on_write(...)
+        # While backward() runs a ``record_func`` callback: (tape state, its index on the tape, name).
+        self.replaying: Optional[Tuple[Any, int, str]] = None
 
     # ------------------------------------------------------------------ tapes
     def tape_state(self, tape) -> TapeState:
@@ -444,19 +446,34 @@ class Tracker:
             self._note_untaped(arr, op, None, [])
 
     def _note_untaped(self, arr, op: str, kernel, args) -> None:
-        """Remember a write to what a live tape read; reported if that tape's backward() runs."""
+        """Remember a write to what a live tape read; reported if that tape's backward() runs.
+
+        A write made by a ``record_func`` callback while backward() replays that tape is
+        reported at once when a launch recorded before the callback read it: that launch's
+        adjoint is still to come and will see the new values.
+        """
         site = None
         for tape in list(self._live.values()):
             state = tape.__dict__.get("_tw_state")
             if state is None:
                 continue
             readers = self.readers_of(state, arr)
+            replaying = self.replaying if self.replaying is not None and self.replaying[0] is state else None
+            if replaying is not None:
+                readers = [(e, alias) for e, alias in readers if e.record.tape_index < replaying[1]]
             if not readers:
                 continue
             site = site or Site.here()
             from . import overwrites  # noqa: PLC0415
 
             entry, alias = overwrites.pick_reader(readers)
+            if replaying is not None:
+                if op == "copy":
+                    op = frames.api_called() or "copy"
+                pending = PendingWrite(arr, entry, op, site, kernel, list(args), alias)
+                overwrites.report_pending_writes(self, state, state.backward_site or site, [pending],
+                                                 during=replaying[2])
+                continue
             if any(p.site.key() == site.key() and p.entry.record is entry.record for p in state.pending_writes):
                 continue
             if op == "copy":

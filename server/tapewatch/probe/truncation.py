@@ -19,6 +19,7 @@ from typing import Dict, List, NamedTuple, Optional
 from .. import codes
 from ..model import Finding, Location, Related
 from .sites import Site
+from .kernel_access import kernel_access
 from .tracker import differentiable
 
 
@@ -48,9 +49,10 @@ class Truncation:
 
     def on_launch(self, state, record) -> None:
         mark = _mark(state)
+        fresh = _rewritten_first(record)
         for access in record.accesses:
             arr = access.array
-            if access.read and differentiable(arr):
+            if access.read and differentiable(arr) and record.access_label(access) not in fresh:
                 origin = arr.__dict__.get("_tw_origin")
                 if origin is not None and origin.mark is not mark and origin.mark.differentiated:
                     pending = state.__dict__.setdefault("truncations", [])
@@ -140,6 +142,17 @@ class Truncation:
         registry.report(key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
                                      related=related, data={"array": what, "parameters": shared[:3],
                                                             "earlier_tape": origin.mark.number}))
+
+
+def _rewritten_first(record) -> set:
+    """Paths this launch stores before it reads them (write-then-read in one kernel): the
+    launch does not continue from their old values."""
+    try:
+        access = kernel_access(record.kernel)
+    except Exception:  # no analysis: assume every read continues
+        return set()
+    loaded_first = {w.param for w in access.intra}
+    return {p for p in access.stores if p in access.reads and p not in loaded_first}
 
 
 def _window(created: Location, back: Optional[Location]) -> Location:

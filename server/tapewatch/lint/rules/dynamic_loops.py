@@ -13,7 +13,9 @@ Three shapes follow, all reported:
   ``w`` read after it.
 - **accumulator needed after the loop** (kernels): ``norm += w`` is safe by
   itself, but ``sum / norm`` after the loop needs ``norm``'s value, which the
-  backward pass does not have (Warp's ``dynamic_loop_sum`` example: inf).
+  backward pass does not have (Warp's ``dynamic_loop_sum`` example: inf);
+  so does ``r = value - y`` followed by ``r * r`` (needed through a local
+  computed from it).
 
 Additive accumulation (``s += x``, ``s = s + x``) whose value is only passed
 on linearly (stored, atomically added, scaled by a constant) is correct and
@@ -89,9 +91,13 @@ def _check_loop(ctx: FileContext, fn: WarpFunction, loop: ast.stmt, reason: str)
                                      "is assigned in a dynamic loop", "local-used-after-loop")
         else:
             use = _first(fn.index.value_uses_of(var), window)
+            via = None
+            if use is None:
+                # ``r = value - target[i]`` then ``r * r``: needed through a local computed from it.
+                use, via = _derived_value_use(fn, var, window)
             if use is not None:
                 yield _after_finding(ctx, fn, loop, var, ups[0], use, reason, loop_related,
-                                     "is accumulated in a dynamic loop", "accumulator-used-after-loop")
+                                     "is accumulated in a dynamic loop", "accumulator-used-after-loop", via)
 
 
 def _recurrence_words(update: _Update) -> str:
@@ -101,13 +107,13 @@ def _recurrence_words(update: _Update) -> str:
     return {ast.Mult: "multiplied", ast.Div: "divided"}.get(type(op), "multiplied/divided")
 
 
-def _after_finding(ctx, fn, loop, var, update, use, reason, loop_related, what, kind) -> Finding:
+def _after_finding(ctx, fn, loop, var, update, use, reason, loop_related, what, kind, via=None) -> Finding:
     use_pos, use_node = use
     return findings.make(
         ctx.src, CODE,
-        "`%s` %s (%s) and its value is used after the loop (line %d): Warp does not replay dynamic loops "
+        "`%s` %s (%s) and its value is used after the loop (line %d%s): Warp does not replay dynamic loops "
         "in the backward pass, so there the adjoint sees `%s` as it was before the loop"
-        % (var, what, reason, use_pos[0], var),
+        % (var, what, reason, use_pos[0], ", through `%s`" % via if via else "", var),
         update.target,
         related=[findings.related(ctx.src, use_node, "`%s` is used here, after the loop" % var, "use"), loop_related],
         data={"kernel": fn.name, "variable": var, "kind": kind, "loop_line": loop.lineno, "use_line": use_pos[0]},
@@ -248,6 +254,30 @@ def _after_loop(fn: WarpFunction, var: str, loop_end) -> Tuple[tuple, Optional[t
     """Positions after the loop where ``var`` still holds the loop's value (until it is rebound)."""
     rebind = next((p for p in fn.index.stores.get(var, ()) if p > loop_end), None)
     return loop_end, rebind
+
+
+def _derived_value_use(fn: WarpFunction, var: str, window, depth: int = 3):
+    """((position, node), local) of the first value use of a local computed from ``var`` after the loop
+    (``r = value - y`` then ``r * r``), following up to ``depth`` assignments; (None, None) if none."""
+    lo, hi = window
+    frontier, seen = [(var, lo)], {var}
+    for _ in range(depth):
+        following = []
+        for name, after in frontier:
+            for assign in fn.index.assigns:
+                at = pos(assign)
+                if at <= after or (hi is not None and at >= hi) or not mentions(assign.value, name):
+                    continue
+                targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
+                for target in targets:
+                    if isinstance(target, ast.Name) and target.id not in seen:
+                        use = _first(fn.index.value_uses_of(target.id), (at, None))
+                        if use is not None:
+                            return use, target.id
+                        seen.add(target.id)
+                        following.append((target.id, at))
+        frontier = following
+    return None, None
 
 
 def _first(entries, window):
