@@ -9,7 +9,6 @@ from lsprotocol import types
 
 from .lsp_helpers import EXAMPLES, change, diagnostics, initialize, open_doc, run, wait_for, write
 
-pytest.importorskip("tapewatch.lint")
 
 KERNELS = """\
 import warp as wp

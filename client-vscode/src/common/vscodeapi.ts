@@ -175,12 +175,6 @@ export function createStatusBarItem(id: string, name: string): vscode.StatusBarI
   return item;
 }
 
-export function markdown(text: string): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(text, true);
-  md.isTrusted = false;
-  return md;
-}
-
 export function createWebviewPanel(viewType: string, title: string, localRoot: vscode.Uri): vscode.WebviewPanel {
   return vscode.window.createWebviewPanel(
     viewType,

@@ -12,9 +12,8 @@ import ast
 import asyncio
 from typing import Any, Callable, Dict, List, Optional
 
-from lsprotocol import types
-
 from .. import codes
+from ..lint import lint_source
 from ..model import Finding, Location
 from . import uris
 from .convert import Entry, LineSource, entry_of
@@ -25,12 +24,6 @@ from .server import Feature, TapewatchServer
 DEBOUNCE = 0.3
 
 
-def load_linter() -> Callable[[str, str], List[Any]]:
-    from ..lint import lint_source  # noqa: PLC0415 (written alongside; imported when first needed)
-
-    return lint_source
-
-
 class LintsFeature(Feature):
     name = "lints"
 
@@ -38,18 +31,6 @@ class LintsFeature(Feature):
         super().__init__(server)
         self.debounce = debounce
         self._timers: Dict[str, asyncio.TimerHandle] = {}
-        self._linter: Optional[Callable[[str, str], List[Any]]] = None
-        self._linter_error: Optional[str] = None
-
-    def linter(self) -> Optional[Callable[[str, str], List[Any]]]:
-        if self._linter is None and self._linter_error is None:
-            try:
-                self._linter = load_linter()
-            except Exception as exc:  # noqa: BLE001 (the rest of the server works without lints)
-                self._linter_error = "%s: %s" % (type(exc).__name__, exc)
-                self.server.log("tapewatch: static lints unavailable: " + self._linter_error,
-                                types.MessageType.Warning)
-        return self._linter
 
     # -- hooks --------------------------------------------------------------
 
@@ -110,13 +91,10 @@ class LintsFeature(Feature):
         if not settings.lint:
             diagnostics.set_lints(path, [])
             return
-        linter = self.linter()
-        if linter is None:
-            return
         doc = self.server.document(uri)
         version, text = doc.version, doc.source
         loop = asyncio.get_running_loop()
-        findings = await loop.run_in_executor(None, lint_or_syntax_error, linter, text, path)
+        findings = await loop.run_in_executor(None, lint_or_syntax_error, lint_source, text, path)
         doc = self.server.document(uri)
         if doc is None or doc.version != version or doc.source != text:
             return  # changed meanwhile: the next lint is scheduled
