@@ -14,7 +14,10 @@
  *   6. "Tapewatch: Clear Diagnostics" withdraws them and resets the status bar,
  *   7. the extension page shows its icon and its readme's pictures, and the
  *      walkthrough opens with its first page rendered,
- *   8. an interpreter without Warp is named at server start and in the failed
+ *   8. a run cancelled from its progress notification's Cancel button (the
+ *      script sleeps after its TW102 finding) keeps that finding in the
+ *      Problems panel, and the status bar says cancelled,
+ *   9. an interpreter without Warp is named at server start and in the failed
  *      run's toast (TW903), both with "Select Interpreter".
  *
  * Needs: scripts/setup-code-server.sh (code-server under .cache/code-server),
@@ -54,6 +57,8 @@ const PYTHON = path.resolve(ROOT, process.env.TAPEWATCH_TEST_PYTHON || '.venv/bi
 const ARTIFACTS = path.join(ROOT, '.cache', 'e2e-artifacts');
 const SHOTS = path.resolve(ROOT, process.env.TAPEWATCH_E2E_SCREENSHOTS || ARTIFACTS);
 const EXAMPLE = path.join(ROOT, 'examples', 'pingpong_helper.py');
+/** TW102 early, a printed line, then time.sleep(600): the run the cancel test stops. */
+const SLEEPER = path.join(__dirname, 'fixtures', 'cancel_after_finding.py');
 
 /** Timeouts (ms). The Warp run itself takes 3-10 s on a CPU; the first one also compiles kernels. */
 const T = {
@@ -329,6 +334,7 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     mkdirSync(workspace, { recursive: true });
     mkdirSync(path.join(userData, 'User'), { recursive: true });
     cpSync(EXAMPLE, path.join(workspace, path.basename(EXAMPLE)));
+    cpSync(SLEEPER, path.join(workspace, path.basename(SLEEPER)));
     writeSettings();
     // code-server writes a default config.yaml and data under XDG folders: keep them in tmp.
     const env: NodeJS.ProcessEnv = {
@@ -725,6 +731,54 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
         }
       }
       assert.ok(rendered, "the first step's page (interpreter.md) renders");
+      await runCommand('View: Close All Editors');
+    });
+  });
+
+  it('keeps a cancelled run\'s partial findings (Cancel on the progress notification)', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const p = requirePage();
+    const file = path.basename(SLEEPER);
+    const tw102Line = readFileSync(SLEEPER, 'utf8').split('\n').findIndex((l) => l.includes('# expect: TW102')) + 1;
+    assert.ok(tw102Line > 0, `${file} has a line marked "# expect: TW102"`);
+    const progress = p.locator('.notification-list-item').filter({ hasText: `Tapewatch: verifying ${file}` }).first();
+    await step('run the script that sleeps after its finding', async () => {
+      await runCommand('Notifications: Clear All Notifications');
+      await quickOpen(file, file);
+      await p.locator('.monaco-editor .view-lines').filter({ hasText: 'time.sleep(600)' }).first().waitFor({ state: 'visible', timeout: T.ui });
+      await runCommand('Tapewatch: Run Verification');
+      // The progress notification reports the finding while the script sleeps.
+      await progress.filter({ hasText: /1 finding so far/ }).waitFor({ state: 'visible', timeout: T.run });
+    });
+    await step('Cancel on the progress notification', async () => {
+      await progress.locator('.monaco-button', { hasText: 'Cancel' }).first().click({ timeout: T.ui });
+      await progress.waitFor({ state: 'detached', timeout: T.ui });
+    });
+    await step('the TW102 row stays in the Problems panel and the status bar says cancelled', async () => {
+      const status = p.locator('.statusbar-item[id$="tapewatch.status"]').first();
+      await status.locator('.codicon-circle-slash').first().waitFor({ state: 'attached', timeout: T.ui });
+      const row = p.locator('.markers-panel .monaco-list-row').filter({ hasText: 'TW102' }).filter({ hasText: `[Ln ${tw102Line}, Col` }).first();
+      if (!(await p.locator('.markers-panel').isVisible())) {
+        await p.keyboard.press('Control+Shift+M');
+      }
+      await row.waitFor({ state: 'visible', timeout: T.ui });
+      const text = (await row.innerText()).replace(/\s+/g, ' ');
+      assert.match(text, /tapewatch\W*TW102\b/, text);
+      assert.equal(await statusNumber(), 1, 'the status bar counts the finding the cancelled run kept');
+      // Its tooltip: "Last run of cancel_after_finding.py ...: cancelled, 1 finding so far".
+      await status.hover();
+      const hover = p.locator('.workbench-hover, .monaco-hover').filter({ hasText: /cancelled, 1 finding so far/ }).first();
+      await hover.waitFor({ state: 'visible', timeout: T.ui });
+      t.diagnostic(`status tooltip: ${(await hover.innerText()).replace(/\s+/g, ' ')}`);
+      await parkMouse();
+      // No error toast for a cancel.
+      const errors = p.locator('.notifications-toasts .notification-list-item').filter({ has: p.locator('.codicon-error') }).filter({ hasText: 'Tapewatch' });
+      assert.equal(await errors.count(), 0, 'no error toast');
+      await runCommand('Tapewatch: Clear Diagnostics');
+      await row.waitFor({ state: 'detached', timeout: T.ui });
       await runCommand('View: Close All Editors');
     });
   });
