@@ -313,24 +313,21 @@ def _report(results: list, fmt: str, base: str) -> str:
     if fmt == "json":
         import json  # noqa: PLC0415
 
-        worst = max(_exit_status(r) for r in results)
-        return json.dumps({"status": {EXIT_CLEAN: "ok", EXIT_FINDINGS: "findings", EXIT_TOOL: "failed"}[worst],
-                           "runs": [json.loads(to_json(r)) for r in results]}, indent=2)
+        worst = max(results, key=_exit_status).status
+        return json.dumps({"status": worst, "runs": [json.loads(to_json(r)) for r in results]}, indent=2)
     if fmt == "sarif":
         findings = [f for r in results for f in r.findings]
         return findings_to_sarif(findings, base, {"scripts": [os.path.relpath(r.script, base) for r in results]})
     texts = [to_text(r, base=base) for r in results]
-    failed = sum(1 for r in results if r.tool_failed)
-    with_findings = sum(1 for r in results if not r.tool_failed and r.problems())
+    statuses = [r.status for r in results]
     texts.append("tapewatch: %d scripts: %d with findings, %d failed, %d clean\n"
-                 % (len(results), with_findings, failed, len(results) - failed - with_findings))
+                 % (len(results), statuses.count("findings"), statuses.count("failed"), statuses.count("ok")))
     return "".join(texts)
 
 
 def _exit_status(result) -> int:
-    if result.tool_failed:
-        return EXIT_TOOL
-    return EXIT_FINDINGS if result.problems() else EXIT_CLEAN
+    """From ``RunResult.status``, the one place a run is classified."""
+    return {"failed": EXIT_TOOL, "findings": EXIT_FINDINGS}.get(result.status, EXIT_CLEAN)
 
 
 def _report_baseline(baseline: dict, result, err) -> int:

@@ -23,7 +23,7 @@ from .. import bisect as bisection, evidence
 from . import uris
 from .convert import LineSource, entry_of
 from .diagnostics import DiagnosticsFeature
-from .runs import RunProgress
+from .runs import RunProgress, uri_argument
 from .server import Feature, TapewatchServer
 from .settings import SettingsFeature
 
@@ -136,9 +136,8 @@ def report(name: str, before: dict, after: dict, diff: Dict[str, list]) -> str:
 
 
 def _script(args: Any, command: str) -> str:
-    first = args[0] if args else None
-    uri = first if isinstance(first, str) else first.get("uri") if isinstance(first, dict) else None
-    path = uris.to_path(uri) if isinstance(uri, str) else None
+    uri = uri_argument(args)
+    path = uris.to_path(uri) if uri is not None else None
     if path is None or not os.path.isfile(path):
         raise JsonRpcInvalidParams("%s expects [uri] of a saved Python file" % command)
     return path

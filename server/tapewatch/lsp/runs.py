@@ -140,7 +140,7 @@ class RunsFeature(Feature):
         return self.results.get(uris.key(path)) if path else None
 
     async def command_run(self, *args: Any) -> Dict[str, Any]:
-        uri = _uri_argument(args)
+        uri = uri_argument(args)
         if uri is None:
             raise JsonRpcInvalidParams("%s expects [uri]" % RUN_VERIFICATION)
         if uris.to_path(uri) is None:
@@ -237,9 +237,10 @@ class RunsFeature(Feature):
             if not run.cancel_reason:
                 run.cancel_reason = "cancelled"
             verification.result.outcome = "cancelled"
-            if not _superseded(run.cancel_reason) and verification.combined().findings:
+            partial = verification.combined()
+            if not _superseded(run.cancel_reason) and partial.findings:
                 self._publish(run, req, verification, snap)
-            summary = self._cancelled_summary(run, req, partial=verification.combined())
+            summary = self._cancelled_summary(run, req, partial=partial)
             n = summary["findings"]
             progress.end("%s: %s, %d finding%s so far" % (name, run.cancel_reason, n, "" if n == 1 else "s"))
             self.server.log("tapewatch: %s: run %s after %d finding%s"
@@ -334,7 +335,7 @@ class RunsFeature(Feature):
     def clear(self, *args: Any) -> Dict[str, Any]:
         """``tapewatch.clearDiagnostics`` ``[uri?]``: withdraw run diagnostics (one script and its
         harness, or all); the remembered results (tape graph) go with them."""
-        uri = _uri_argument(args)
+        uri = uri_argument(args)
         path = uris.to_path(uri) if uri else None
         if uri is not None and path is None:
             raise JsonRpcInvalidParams("%s expects [uri] of a file" % CLEAR_DIAGNOSTICS)
@@ -354,7 +355,7 @@ class RunsFeature(Feature):
         return {"cleared": withdrawn}
 
     async def list_devices(self, *args: Any) -> Dict[str, Any]:
-        uri = _uri_argument(args)
+        uri = uri_argument(args)
         settings, _ = self.server.require(SettingsFeature).for_uri(uri)
         out = await runner.list_devices(settings.interpreter, timeout=min(settings.timeout, 120.0))
         if out.get("error"):
@@ -379,7 +380,7 @@ def _superseded(reason: str) -> bool:
     return reason.startswith("a newer run")
 
 
-def _uri_argument(args: Any) -> Optional[str]:
+def uri_argument(args: Any) -> Optional[str]:
     if not args:
         return None
     first = args[0]

@@ -23,7 +23,7 @@ a GPU), only for arrays up to ``MAX_ELEMENTS``.
 from __future__ import annotations
 
 import re
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from .. import codes
 from ..model import Finding
@@ -52,19 +52,47 @@ class Chain:
         self.broken = False  # something else wrote ``prev``: its values are not an iterate any more
 
 
+class _Chains:
+    """A tape's chains, indexed by their last and previous iterate (by identity)."""
+
+    def __init__(self) -> None:
+        self.all: List[Chain] = []
+        self.by_last: Dict[int, Chain] = {}
+        self.by_prev: Dict[int, Chain] = {}
+
+    def start(self, chain: Chain) -> None:
+        self.all.append(chain)
+        self.by_last[id(chain.last)] = chain
+
+    def advance(self, chain: Chain, out) -> None:
+        for index, arr in ((self.by_last, chain.last), (self.by_prev, chain.prev)):
+            if arr is not None and index.get(id(arr)) is chain:
+                del index[id(arr)]
+        chain.prev, chain.last, chain.count, chain.broken = chain.last, out, chain.count + 1, False
+        self.by_prev[id(chain.prev)] = chain
+        self.by_last[id(out)] = chain
+
+
 class FixedPoint:
     def __init__(self, tracker):
         self.tracker = tracker
 
     def on_launch(self, state, record) -> None:
-        chains = state.__dict__.setdefault("fixed_point_chains", [])
+        chains = state.__dict__.get("fixed_point_chains")
+        if chains is None:
+            chains = state.__dict__["fixed_point_chains"] = _Chains()
         reads = [a for a in record.accesses if a.read and differentiable(a.array)]
         writes = [a for a in record.accesses if a.write and differentiable(a.array)]
+        # Looked up by the arrays a launch touches, not by scanning every chain: a script with
+        # thousands of unrelated same-shape launches must not pay for each one at every launch.
         continued = None
-        for chain in chains:
-            if chain.kernel is record.kernel and any(a.array is chain.last for a in reads):
+        for a in reads:
+            chain = chains.by_last.get(id(a.array))
+            if chain is not None and chain.kernel is record.kernel:
                 continued = chain
-            elif any(a.array is chain.prev for a in writes):
+        for a in writes:
+            chain = chains.by_prev.get(id(a.array))
+            if chain is not None and chain is not continued:
                 chain.broken = True  # another launch overwrote the previous iterate
         if continued is not None:
             chain = continued
@@ -73,17 +101,18 @@ class FixedPoint:
                 return
             if chain.prev is not None and not chain.broken:
                 self._measure(chain)
-            chain.prev, chain.last, chain.count, chain.broken = chain.last, out, chain.count + 1, False
+            chains.advance(chain, out)
             return
         if _time_stepper(record.kernel):
             return  # a simulation's steps settle too; they are not a truncated solve
         for w in writes:
             if any(_alike(r.array, w.array) and r.array is not w.array for r in reads):
-                chains.append(Chain(record.kernel, record, w.array))
+                chains.start(Chain(record.kernel, record, w.array))
                 return
 
     def before_backward(self, tape, state, site=None, args=(), kwargs=None) -> None:
-        for chain in state.__dict__.pop("fixed_point_chains", []):
+        chains = state.__dict__.pop("fixed_point_chains", None)
+        for chain in chains.all if chains is not None else ():
             if chain.prev is not None and not chain.broken:
                 self._measure(chain)
             if chain.count >= MIN_STEPS and _still_moving(chain):
