@@ -284,9 +284,13 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     const input = p.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: T.ui });
     await input.fill(text, { timeout: T.ui });
-    await p.locator('.quick-input-widget .monaco-list-row').filter({ hasText: expect }).first().waitFor({ state: 'visible', timeout: T.ui });
-    await p.keyboard.press('Enter');
+    // Click the matching row: Enter would open the selected one, which can still be a recently opened
+    // file while the list refilters.
+    const row = p.locator('.quick-input-widget .monaco-list-row').filter({ hasText: expect }).first();
+    await row.waitFor({ state: 'visible', timeout: T.ui });
+    await row.click({ timeout: T.ui });
     await p.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: T.ui });
+    await p.locator('.tab.active').filter({ hasText: expect }).first().waitFor({ state: 'visible', timeout: T.ui });
   }
 
   /** Quick open `:N` (go to line N) in the active editor; the status bar then shows the cursor there. */

@@ -53,13 +53,13 @@ class Framer:
             start = self.buf.find(HEADER)
             if start < 0:
                 if len(self.buf) > MAX_HEADER:
-                    log.warning("tapewatch: dropped %d bytes of input without a Content-Length header", len(self.buf))
+                    log.warning("dropped %d bytes of input without a Content-Length header", len(self.buf))
                     del self.buf[: len(self.buf) - len(HEADER)]
                 return None
             if start > 0:
                 junk = bytes(self.buf[:start])
                 if junk.strip():
-                    log.warning("tapewatch: dropped %d bytes of input before a header", len(junk))
+                    log.warning("dropped %d bytes of input before a header", len(junk))
                 del self.buf[:start]
             end = self.buf.find(b"\r\n\r\n")
             if end < 0:
@@ -73,7 +73,7 @@ class Framer:
                 continue
             length = int(match.group(1))
             if length > MAX_MESSAGE:
-                log.warning("tapewatch: refused a message of %d bytes (the limit is %d)", length, MAX_MESSAGE)
+                log.warning("refused a message of %d bytes (the limit is %d)", length, MAX_MESSAGE)
                 self._skip("an oversized message")
                 continue
             body_start = end + 4
@@ -87,14 +87,14 @@ class Framer:
                 if nxt >= 0:
                     body = bytes(self.buf[body_start:nxt])
                     del self.buf[:nxt]
-                    log.warning("tapewatch: a Content-Length of %d did not match the message (%d bytes)",
+                    log.warning("a Content-Length of %d did not match the message (%d bytes)",
                                 length, len(body))
                     return body
             return None
 
     def _skip(self, why: str) -> None:
         nxt = self.buf.find(HEADER, 1)
-        log.warning("tapewatch: skipped %s", why)
+        log.warning("skipped %s", why)
         if nxt < 0:
             del self.buf[:]
         else:
@@ -125,7 +125,7 @@ def dispatch(protocol, body: bytes) -> None:
         _answer(protocol, body, exc)
         return
     except Exception as exc:  # noqa: BLE001 (not JSON (a wrong length), or a structure pygls refuses)
-        log.warning("tapewatch: could not read a message (%s: %s)", type(exc).__name__, exc)
+        log.warning("could not read a message (%s: %s)", type(exc).__name__, exc)
         _answer(protocol, body, JsonRpcParseError() if isinstance(exc, ValueError) else JsonRpcInvalidParams())
         return
     protocol.handle_message(message)
