@@ -43,6 +43,8 @@ class FunctionIndex:
         # ids of Name nodes that are only written through: ``a`` in ``a[i] = v``,
         # ``a[i] += v``, ``wp.atomic_add(a, i, v)`` (none of these read a's values)
         self.write_bases: Set[int] = set()
+        # ids of calls that are a whole statement (their value is discarded)
+        self.statement_calls: Set[int] = set()
 
     def reads(self, name: str) -> bool:
         """True if the body reads the value of ``name`` (not only writes through it)."""
@@ -84,6 +86,8 @@ def build(fn_node: ast.FunctionDef, is_constant: Callable[[ast.AST], bool],
                     users.append(node)
             elif kind is ast.Compare or kind is ast.Subscript:
                 users.append(node)
+            elif kind is ast.Expr:
+                idx.statement_calls.add(id(node.value))
             elif kind is ast.Assign:
                 idx.assigns.append(node)
                 for target in node.targets:

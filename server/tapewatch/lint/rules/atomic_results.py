@@ -9,7 +9,6 @@ the wrong elements (measured on Warp 1.14 and 1.19).  A run confirms it
 
 from __future__ import annotations
 
-import ast
 from typing import Iterator
 
 from tapewatch.model import Finding
@@ -26,9 +25,9 @@ _ATOMICS = frozenset(
 
 def check(ctx: FileContext) -> Iterator[Finding]:
     for fn in ctx.differentiated_functions():
-        discarded = {id(n.value) for n in ast.walk(fn.node) if isinstance(n, ast.Expr)}
-        for node in ast.walk(fn.node):
-            if not isinstance(node, ast.Call) or id(node) in discarded:
+        discarded = fn.index.statement_calls
+        for node in fn.index.calls:
+            if id(node) in discarded:
                 continue
             q = ctx.names.qualname(node.func) or ""
             op = q.rsplit(".", 1)[-1]
