@@ -52,10 +52,11 @@ def pick_reader(readers):
 
 
 def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg, kernel, op, warp_reported,
-               launch=None, head=None, key_extra=(), extra_related=()):
+               launch=None, head=None, key_extra=(), extra_related=(), primary=None):
     registry = tracker.registry
     reader = entry.record
-    primary = registry.attempt("locating an overwrite", lambda: site.location(names)) or _raw_location(site)
+    if primary is None:
+        primary = registry.attempt("locating an overwrite", lambda: site.location(names)) or _raw_location(site)
     if not what:
         what = registry.attempt("naming an overwritten array",
                                 lambda: frames.name_by_identity(arr, frames.innermost_user_frame()))
