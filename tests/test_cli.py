@@ -116,3 +116,16 @@ def test_check_runs_the_scripts_fd_harness_like_the_editor(tmp_path):
     assert codes == ["TW201", "TW401"] and "FD check with bug_fdcheck.py" in with_fd.stderr
     without = check(script, "-q", "--format", "json", "--no-check-launches", "--no-evidence", "--no-harness")
     assert [f["code"] for f in json.loads(without.stdout)["findings"]] == ["TW201"]
+
+
+def test_a_relative_python_means_the_callers_folder(tmp_path):
+    """``--python .venv/bin/python`` is found from where the command runs, not from the script's folder."""
+    (tmp_path / "env").symlink_to(sys.prefix, target_is_directory=True)  # this virtual environment
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    script = scripts / "plain.py"
+    script.write_text("print('ran')\n")
+    python = os.path.join("env", os.path.relpath(sys.executable, sys.prefix))
+    proc = check(script, "--python", python, "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert json.loads(proc.stdout)["status"] == "ok"

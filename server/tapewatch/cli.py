@@ -88,6 +88,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         argv, script_args = argv[:cut], argv[cut + 1:]
     ns = parser.parse_args(argv)
     ns.args = script_args
+    python = getattr(ns, "python", None)
+    if python and os.sep in python and not os.path.isabs(python):
+        # A path like .venv/bin/python means the caller's folder; the script runs in its own.
+        ns.python = os.path.abspath(python)
     if ns.command == "check":
         return check(ns)
     if ns.command == "harness":

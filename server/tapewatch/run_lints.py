@@ -4,7 +4,8 @@ A lint whose problem the run measured on the same line (its runtime twin in
 ``codes.RUNTIME_TWINS``) is left out: the run's finding says it, once.
 
 A verification run lints the script, every module whose kernels it
-launched, and every file its findings point at; installed packages and
+launched or whose ``@wp.func``s those kernels call, and every file its
+findings point at; installed packages and
 Warp are left out.  A lint inside a kernel the run launched on a
 differentiated tape is *confirmed*: that launch is added as a related
 location (the pattern is not just possible, it was executed where a
@@ -28,6 +29,8 @@ def involved_files(script: str, kernels: Iterable[dict], findings: Iterable[Find
     for k in kernels:
         if k.get("user") and k.get("path"):
             paths.append(str(k["path"]))
+        # the @wp.func modules its kernels call (a module of functions launches nothing itself)
+        paths.extend(str(fn["path"]) for fn in k.get("functions") or () if fn.get("user") and fn.get("path"))
     for f in findings:
         if f.location is not None and not f.code.startswith("TW9"):
             paths.append(f.location.path)
@@ -94,7 +97,40 @@ def lint_run(script: str, kernels: List[dict], findings: List[Finding]) -> List[
                               % name)
                 f.data = dict(f.data, confirmed=False)
             out.append(f)
+    explain_launch_failures(kernels, findings, out)
     return out
+
+
+# Kernel-code lints that make a kernel's own adjoint wrong: a measured TW404 on that kernel is most
+# likely one of them, so it moves from the kernel's ``def`` onto the statement to change.
+_ADJOINT_LINTS = ("TW301", "TW302", "TW303")
+
+
+def explain_launch_failures(kernels: List[dict], runtime: List[Finding], lints: List[Finding]) -> None:
+    """A TW404 placed on a kernel's ``def`` (no custom adjoint to blame) moves to the first lint of
+    ``_ADJOINT_LINTS`` inside that kernel or a ``@wp.func`` it calls, keeping the ``def`` related."""
+    by_name = {str(k.get("name")): k for k in kernels}
+    for f in runtime:
+        if f.code != "TW404" or f.location is None or f.data.get("custom_adjoint"):
+            continue
+        kernel = by_name.get(str(f.data.get("kernel")))
+        if kernel is None or (os.path.abspath(str(kernel.get("path"))), kernel.get("line")) != \
+                (os.path.abspath(f.location.path), f.location.line):
+            continue
+        scopes = {(os.path.abspath(str(kernel["path"])), str(kernel["name"]))}
+        scopes.update((os.path.abspath(str(fn.get("path"))), str(fn.get("name")))
+                      for fn in kernel.get("functions") or ())
+        causes = sorted((lint for lint in lints if lint.code in _ADJOINT_LINTS and lint.location is not None
+                         and (os.path.abspath(lint.location.path), lint.data.get("kernel")) in scopes),
+                        key=lambda lint: (lint.location.path != f.location.path, lint.location.line))
+        if not causes:
+            continue
+        cause = causes[0]
+        f.related = [Related(f.location, "kernel `%s` whose adjoint disagrees" % kernel["name"], "kernel")] + \
+            [r for r in f.related if r.location != f.location]
+        f.location = cause.location
+        f.message += " Likely cause: the %s on this line (%s)." % (cause.code, codes.get(cause.code).name)
+        f.data = dict(f.data, likely_cause=cause.code)
 
 
 def _is_library(path: str) -> bool:

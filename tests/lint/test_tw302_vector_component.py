@@ -173,3 +173,37 @@ def test_silent_when_component_overwrites_enabled():
             out[tid] = v
         """
     ) == []
+
+
+def test_a_func_parameter_component_assigned():
+    """Its adjoint flows back to the caller's argument: measured on Warp 1.19, ``p.z = wp.max(p.z, 2.0)``
+    gives d/dz = 1 where the true derivative is 0."""
+    found = lint(
+        """
+        import warp as wp
+
+        vec5 = wp.types.vector(length=5, dtype=float)
+
+
+        @wp.func
+        def project(pc: wp.vec3, near: float):
+            pc.z = wp.max(pc.z, near)
+            return pc.x / pc.z
+
+
+        @wp.func
+        def spread(m: wp.mat22, v: vec5, s: float):
+            m[0, 1] += s
+            v[4] = s
+            return m[0, 0] + v[4]
+
+
+        @wp.kernel
+        def camera(p: wp.vec3, x: wp.array(dtype=wp.vec3), out: wp.array(dtype=float)):
+            i = wp.tid()
+            p.z = x[i].z
+            out[i] = project(x[i], 0.1) + p.z
+        """
+    )
+    assert [(f.location.line, f.data["variable"]) for f in found] == [(9, "pc"), (16, "v")]
+    assert "of parameter `pc` is assigned again (it is a parameter" in found[0].message

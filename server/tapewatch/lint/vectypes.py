@@ -89,3 +89,14 @@ def constructed_type(call: ast.AST, names: Names, user_types: Dict[str, ValueTyp
     if isinstance(call.func, ast.Name) and call.func.id in user_types:
         return user_types[call.func.id]
     return builtin_type(names.qualname(call.func))
+
+
+def annotated_type(annotation: Optional[ast.expr], names: Names,
+                   user_types: Dict[str, ValueType]) -> Optional[ValueType]:
+    """The value type a parameter annotation names (``p: wp.vec3``, ``m: mat33``, ``v: vec5``)."""
+    if annotation is None:
+        return None
+    if isinstance(annotation, ast.Name) and annotation.id in user_types:
+        return user_types[annotation.id]
+    vtype = builtin_type(names.qualname(annotation))
+    return None if vtype is None or vtype.constant else vtype

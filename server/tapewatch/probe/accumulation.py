@@ -43,7 +43,7 @@ class AccumulationCheck:
             g = _sum(arr.grad)
             if g != 0.0 and g == grad_sum and _sum(arr) != value_sum:
                 site = site or Site.here()
-                self._report(arr, record, access, site, previous)
+                self._report(arr, record, access, site, previous, tape.__dict__.get("_tw_empty_zero"))
         return leaves
 
     def after(self, leaves: list) -> None:
@@ -68,7 +68,7 @@ class AccumulationCheck:
                     out.append((arr, record, access))
         return out
 
-    def _report(self, arr, record, access, site: Site, previous) -> None:
+    def _report(self, arr, record, access, site: Site, previous, empty_zero=None) -> None:
         registry = self.tracker.registry
         what = registry.attempt("naming a parameter", lambda: record.access_name(access)) or \
             record.access_label(access)
@@ -88,8 +88,19 @@ class AccumulationCheck:
             "this backward adds to it, so the optimizer sees the sum over iterations. Zero the gradients between "
             "steps (tape.zero())." % (what, what)
         )
+        location = site.location((".backward", "backward"))
+        zero_at = registry.attempt("locating a tape's zero()", lambda: empty_zero.location(("zero",))) \
+            if empty_zero is not None else None
+        if zero_at is not None:
+            # The user did zero, on a tape that had recorded nothing yet: that call is what to change.
+            related.insert(0, Related(location, "the backward() that adds to the stale gradient", "backward"))
+            location = zero_at
+            message = ("This tape.zero() runs before the tape recorded anything, so it zeroes no gradient: " +
+                       message[0].lower() + message[1:-len(" Zero the gradients between steps (tape.zero()).")] +
+                       " Call zero() after backward() (once the optimizer used the gradients), on the tape that "
+                       "recorded the step.")
         registry.report(key, Finding(
-            code="TW202", message=message, location=site.location((".backward", "backward")),
+            code="TW202", message=message, location=location,
             severity=codes.severity("TW202"), related=related, data={"array": what},
         ), arrays=[arr])
 

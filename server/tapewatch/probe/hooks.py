@@ -160,6 +160,18 @@ def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callab
 
     tape_cls.reset = reset
 
+    orig_zero = tape_cls.zero
+
+    @functools.wraps(orig_zero)
+    def zero(self, *args, **kwargs):
+        # A zero() before the tape recorded anything zeroes nothing: if gradients then pile up
+        # (TW202), that call is the line to change.
+        guarded("noting a tape's zero()", lambda: self.__dict__.__setitem__(
+            "_tw_empty_zero", Site.here() if warp_seams.tape_length(self) == 0 and not self.gradients else None))
+        return orig_zero(self, *args, **kwargs)
+
+    tape_cls.zero = zero
+
     # -- Warp's report: a flag instead of a formatted warning -------------
     def mark_write(self, **kwargs):
         if warp_seams.warp_read_flag(self):

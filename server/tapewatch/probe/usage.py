@@ -61,8 +61,69 @@ class KernelUsage:
                 "differentiated": entry["differentiated"] is not None,
                 "launch": where.to_json() if where is not None else None,
                 "calls": sorted(_called_names(kernel)),
+                "functions": registry.attempt("finding the functions a kernel calls",
+                                              lambda: called_functions(kernel), []),
             })
         return out
+
+
+MAX_FUNCTIONS = 64  # per kernel, through every level of calls
+
+
+def called_functions(kernel) -> list:
+    """``[{"name", "path", "user"}]``: the ``@wp.func``s a kernel calls, directly or through other
+    ``@wp.func``s, resolved in the globals of the function that calls them (``horner(...)``,
+    ``helpers.horner(...)``). Their files are linted with the kernel's (a helper module of functions
+    has no kernel of its own)."""
+    out, seen, todo = [], {id(kernel)}, [kernel]
+    while todo and len(out) < MAX_FUNCTIONS:
+        caller = todo.pop()
+        scope = getattr(getattr(caller, "func", None), "__globals__", None) or {}
+        for chain in _called_chains(caller):
+            target = _resolve(scope, chain)
+            path = warp_seams.kernel_file(target) if target is not None else None
+            if path is None or id(target) in seen:
+                continue
+            seen.add(id(target))
+            out.append({"name": chain[-1], "path": path, "user": frames.is_user_file(path)})
+            todo.append(target)
+    return out
+
+
+def _called_chains(fn) -> list:
+    """Dotted callee names in a Warp function's source: ``[("horner",), ("helpers", "horner")]``."""
+    source = warp_seams.kernel_source(fn)
+    if not source:
+        return []
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError):
+        return []
+    chains = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            parts, func = [], node.func
+            while isinstance(func, ast.Attribute):
+                parts.insert(0, func.attr)
+                func = func.value
+            if isinstance(func, ast.Name):
+                chains.append((func.id, *parts))
+    return chains
+
+
+def _resolve(scope: dict, chain: tuple):
+    """The object a dotted name means in a module's globals, if it is a user's Warp function."""
+    if chain[0] not in scope:
+        return None
+    obj = scope[chain[0]]
+    for part in chain[1:]:
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+    # A Warp function (``@wp.func``): a Python function under ``.func`` and Warp's adjoint under ``.adj``.
+    if not callable(getattr(obj, "func", None)) or getattr(obj, "adj", None) is None:
+        return None
+    return obj
 
 
 def _called_names(kernel) -> set:

@@ -22,9 +22,9 @@ from tapewatch.model import Finding
 
 from .. import findings
 from ..context import FileContext
-from ..kernels import WarpFunction
+from ..kernels import FUNC, WarpFunction
 from ..names import unparse
-from ..vectypes import MATRIX, TRANSFORM, ValueType, constructed_type
+from ..vectypes import MATRIX, TRANSFORM, ValueType, annotated_type, constructed_type
 
 CODE = "TW302"
 
@@ -40,7 +40,7 @@ class _Mark:
 
     def __init__(self, node: ast.AST, how: str) -> None:
         self.node = node
-        self.how = how  # "=", "+=", "update" (``v *= s``), "constructor"
+        self.how = how  # "=", "+=", "update" (``v *= s``), "constructor", "parameter"
 
 
 class _Vector:
@@ -66,8 +66,22 @@ def check(ctx: FileContext) -> Iterator[Finding]:
             return
     for fn in ctx.differentiated_functions():
         out: List[Finding] = []
-        _Walker(ctx, fn, out).block(fn.node.body, {})
+        _Walker(ctx, fn, out).block(fn.node.body, _parameters(ctx, fn))
         yield from out
+
+
+def _parameters(ctx: FileContext, fn: WarpFunction) -> State:
+    """A ``@wp.func``'s value-type parameters: the caller gave every component a value, and the
+    adjoint of the parameter flows back to the caller's argument. (A kernel's value parameters get no
+    adjoint back, so assigning their components corrupts nothing.)"""
+    if fn.kind != FUNC:
+        return {}
+    state: State = {}
+    for arg in list(getattr(fn.node.args, "posonlyargs", [])) + list(fn.node.args.args):
+        vtype = annotated_type(arg.annotation, ctx.names, ctx.user_types)
+        if vtype is not None:
+            state[arg.arg] = _Vector(vtype, {(): _Mark(arg, "parameter")})
+    return state
 
 
 class _Walker:
@@ -186,7 +200,9 @@ class _Walker:
 
     def report(self, target: ast.expr, var: str, earlier: _Mark) -> None:
         line = getattr(earlier.node, "lineno", 0)
-        if earlier.how == "constructor":
+        if earlier.how == "parameter":
+            first = "it is a parameter: the caller gave it its value"
+        elif earlier.how == "constructor":
             first = "it was set by the constructor at line %d" % line
         elif earlier.how == "+=":
             first = "it was updated with `+=`/`-=` at line %d" % line
@@ -197,8 +213,9 @@ class _Walker:
         text = unparse(target)
         self.out.append(findings.make(
             self.ctx.src, CODE,
-            "Component `%s` of local `%s` is assigned again (%s): Warp allows one assignment per component, "
-            "re-assigning invalidates the gradient of `%s`" % (text, var, first, var),
+            "Component `%s` of %s `%s` is assigned again (%s): Warp allows one assignment per component, "
+            "re-assigning invalidates the gradient of `%s`"
+            % (text, "parameter" if earlier.how == "parameter" else "local", var, first, var),
             target,
             related=[findings.related(self.ctx.src, earlier.node, "`%s` got its first value here" % text, "first-assignment")],
             data={"kernel": self.fn.name, "variable": var, "component": text, "first_line": line},
