@@ -63,9 +63,16 @@ def locate_wrong_adjoint(wp, kernel, entry, checks) -> Optional[Culprit]:
         if built is None:
             continue
         test_entry, reads, writes = built
+        scaled = False
         with checks.quiet():
             result = check_launch(wp, checks.real_launch, test_entry, reads, writes,
                                   lambda pos, field: harness.labels[pos], cotangent="ones")
+            if result.get("status") == "pass":
+                # With an output adjoint of 1 an adjoint that ignores ``adj_ret`` looks right:
+                # check again with other output adjoints.
+                scaled = True
+                result = check_launch(wp, checks.real_launch, test_entry, reads, writes,
+                                      lambda pos, field: harness.labels[pos], cotangent="random")
         if result.get("status") != "fail":
             continue
         worst = result["worst"]
@@ -73,9 +80,15 @@ def locate_wrong_adjoint(wp, kernel, entry, checks) -> Optional[Culprit]:
         loc = _adjoint_statement(grad, worst["input"]) or def_location(getattr(grad, "func", None))
         if loc is None:
             continue
-        numbers = ("d %s/d `%s` fails at %d of %d inputs drawn from this launch's values (worst: custom adjoint "
-                   "%.6g vs finite difference %.6g)"
-                   % (name, worst["input"], result["failed"], result["checked"], worst["ad"], worst["fd"]))
+        if scaled:
+            numbers = ("it is right when the output's adjoint is 1 but not otherwise: does it multiply by "
+                       "`adj_ret`? (random output adjoints: it fails at %d of %d inputs drawn from this launch's "
+                       "values; worst: custom adjoint %.6g vs finite difference %.6g)"
+                       % (result["failed"], result["checked"], worst["ad"], worst["fd"]))
+        else:
+            numbers = ("d %s/d `%s` fails at %d of %d inputs drawn from this launch's values (worst: custom "
+                       "adjoint %.6g vs finite difference %.6g)"
+                       % (name, worst["input"], result["failed"], result["checked"], worst["ad"], worst["fd"]))
         related = []
         fdef = def_location(getattr(fn, "func", None))
         if fdef is not None:
