@@ -4,7 +4,8 @@ Order matters: Warp is imported, its tracker switched on and the device
 selected *before* any of the user's modules load; then the script runs as
 ``__main__`` with its own ``sys.argv`` and its folder first on ``sys.path``,
 exactly as ``python script.py`` would run it.  The exit status is the
-script's own.
+script's own.  The steps that turn the probe on are ``startup``'s, shared
+with the pytest plugin (which runs them inside the test process).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import sys
 import time
 
 from .. import codes
-from . import frames, outcomes
+from . import frames, outcomes, startup
 from .channel import EventChannel
 
 # Exit statuses of the probe itself when the script could not start (the
@@ -45,21 +46,6 @@ def parse_args(argv):
     return ns
 
 
-def import_warp(channel: EventChannel):
-    try:
-        import warp as wp  # noqa: PLC0415
-    except Exception as exc:  # ImportError, or a broken install
-        finding = codes.tool_finding(
-            "TW903",
-            "Warp cannot be imported in %s (%s: %s). Install it there with `%s -m pip install warp-lang`, "
-            "or choose an interpreter that has it." % (sys.executable, type(exc).__name__, exc, sys.executable),
-            interpreter=sys.executable,
-        )
-        channel.emit("finding", finding=finding.to_json())
-        return None
-    return wp
-
-
 def main(argv=None) -> int:
     ns = parse_args(sys.argv[1:] if argv is None else argv)
     channel = EventChannel(ns.events)
@@ -71,13 +57,11 @@ def main(argv=None) -> int:
 
 def _run(ns, channel: EventChannel) -> int:
     started = time.perf_counter()
-    wp = import_warp(channel)
+    wp = startup.import_warp(channel.emit)
     if wp is None:
         channel.emit("end", status=EXIT_TOOL_ERROR, outcome="warp-missing")
         return EXIT_TOOL_ERROR
-    frames.skip_package(os.path.dirname(wp.__file__))
-    if ns.library_frames:
-        frames.show_library_frames()
+    startup.prepare(wp, library_frames=ns.library_frames)
     if ns.list_devices:
         wp.init()
         channel.emit("devices", devices=[str(d) for d in wp.get_devices()], warp_version=wp.config.version)
@@ -110,7 +94,7 @@ def _run(ns, channel: EventChannel) -> int:
         return 1
 
     # The tracker must be on before the user's kernels are defined/loaded.
-    wp.config.verify_autograd_array_access = True
+    startup.track(wp)
     device = ns.device
     if device:
         wp.init()
@@ -129,19 +113,8 @@ def _run(ns, channel: EventChannel) -> int:
             return EXIT_TOOL_ERROR
         wp.set_device(device)
 
-    from . import graph, hooks, warp_seams  # noqa: PLC0415 (imports Warp internals)
-    from .backward_checks import BackwardChecks  # noqa: PLC0415
-    from .registry import FindingRegistry  # noqa: PLC0415
-    from .tracker import Tracker  # noqa: PLC0415
-
-    detected = warp_seams.features(wp)  # before the hooks wrap what it inspects
-    detected["warm_cache"] = False if ns.cold else warp_seams.reuse_cached_binaries(wp)
-    registry = FindingRegistry(channel.emit)
-    tracker = Tracker(wp, registry)
-    tracker.sensors = sensors(tracker)
-    capture = None if ns.no_graph else graph.GraphCapture(wp, tracker, channel.emit)
-    checks = BackwardChecks(wp, tracker, channel.emit, check_launches=ns.check_launches)
-    hooks.install(wp, tracker, registry, on_backward=capture.on_backward if capture else None, checks=checks)
+    probe = startup.install(wp, channel.emit, graph=not ns.no_graph, check_launches=ns.check_launches,
+                            cold=ns.cold)
     channel.emit(
         "start",
         warp_version=wp.config.version,
@@ -149,7 +122,7 @@ def _run(ns, channel: EventChannel) -> int:
         python=sys.executable,
         python_version=platform.python_version(),
         script=script,
-        features=detected,
+        features=probe.features,
         check_launches=bool(ns.check_launches),
     )
 
@@ -168,37 +141,12 @@ def _run(ns, channel: EventChannel) -> int:
         channel.emit("finding", finding=outcomes.script_raised(exc, script).to_json())
         outcomes.print_user_traceback(exc)
     finally:
-        try:
-            if capture is not None:
-                capture.at_exit()
-            checks.at_exit()
-            for sensor in tracker.sensors:
-                if hasattr(sensor, "event"):
-                    channel.emit("kernels", kernels=sensor.event())
-        except Exception as exc:  # pragma: no cover - defensive
-            registry.internal_error("finishing the run", exc)
-        channel.emit("counts", counts=registry.counts())
+        probe.finish()
+        channel.emit("counts", counts=probe.registry.counts())
         channel.emit("end", status=status, outcome=outcome, seconds=time.perf_counter() - started)
     sys.stdout.flush()
     sys.stderr.flush()
     return status
-
-
-def sensors(tracker) -> list:
-    """The probe's sensors beyond the overwrite bookkeeping (each reports through the registry)."""
-    from .fixed_point import FixedPoint  # noqa: PLC0415
-    from .grad_reads import GradReads  # noqa: PLC0415
-    from .numpy_writes import NumpyViews  # noqa: PLC0415
-    from .retain_grad import RetainGradWriters  # noqa: PLC0415
-    from .replayed_atomics import ReplayedAtomics  # noqa: PLC0415
-    from .seeding import Seeding  # noqa: PLC0415
-    from .step_size import StepSize  # noqa: PLC0415
-    from .truncation import Truncation  # noqa: PLC0415
-    from .usage import KernelUsage  # noqa: PLC0415
-
-    return [RetainGradWriters(tracker), GradReads(tracker), NumpyViews(tracker), Seeding(tracker),
-            ReplayedAtomics(tracker), Truncation(tracker), StepSize(tracker), FixedPoint(tracker),
-            KernelUsage(tracker)]
 
 
 def _exit_status(code) -> int:

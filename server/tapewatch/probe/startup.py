@@ -1,0 +1,133 @@
+"""Turns the probe on inside the current process.
+
+One routine for both hosts of the probe: ``python -m tapewatch.probe``
+(a script run as ``__main__``) and the pytest plugin (the test process
+itself).  The steps, in the order a host must call them:
+
+1. ``import_warp``: Warp, or a TW903 finding when it cannot be imported;
+2. ``prepare``: frames inside Warp's package are never the user's, and the
+   host's folder (the script's, the test suite's root) always is;
+3. ``track``: Warp's tracker on *before* the user's kernels load: Warp's
+   code generation is what marks argument reads and writes;
+4. ``install``: the tracker, its sensors, the backward-time checks, the
+   tape-graph capture and the hooks on Warp; returns the ``Probe``.
+
+``Probe.finish`` reports what is known only at the end (tapes never
+differentiated, per-launch check totals, the kernels launched).  Findings
+leave through the ``emit`` callback given to ``install``, as ``finding``
+events, the moment they are born.  Stdlib plus Warp, like the rest of the
+probe.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Callable, Optional
+
+from .. import codes
+from . import frames
+
+Emit = Callable[..., None]
+
+
+def import_warp(emit: Emit):
+    """``import warp``, or None after emitting a TW903 finding that says how to install it."""
+    try:
+        import warp as wp  # noqa: PLC0415
+    except Exception as exc:  # ImportError, or a broken install
+        finding = codes.tool_finding(
+            "TW903",
+            "Warp cannot be imported in %s (%s: %s). Install it there with `%s -m pip install warp-lang`, "
+            "or choose an interpreter that has it." % (sys.executable, type(exc).__name__, exc, sys.executable),
+            interpreter=sys.executable,
+        )
+        emit("finding", finding=finding.to_json())
+        return None
+    return wp
+
+
+def prepare(wp, library_frames: bool = False, user_root: Optional[str] = None) -> None:
+    """Where findings may be placed: never in Warp; in installed packages only with ``library_frames``."""
+    frames.skip_package(os.path.dirname(wp.__file__))
+    if library_frames:
+        frames.show_library_frames()
+    if user_root:
+        frames.user_root(user_root)
+
+
+def track(wp) -> None:
+    """Warp's tracker on.  Must come before the user's kernels are defined and loaded."""
+    wp.config.verify_autograd_array_access = True
+
+
+class Probe:
+    """The probe installed in this process: what a host needs after ``install``."""
+
+    def __init__(self, wp, emit: Emit, registry, tracker, checks, capture, features: dict):
+        self.wp = wp
+        self.emit = emit
+        self.registry = registry  # the hooks' own: internal errors of the hooks report through it
+        self.tracker = tracker  # ``tracker.registry`` is where every sensor reports
+        self.checks = checks
+        self.capture = capture
+        self.features = features
+
+    def device(self) -> Optional[str]:
+        """Warp's current device, without initialising Warp just to ask (None before ``wp.init()``)."""
+        from . import warp_seams  # noqa: PLC0415
+
+        try:
+            if warp_seams.runtime(self.wp) is None:
+                return None
+            return str(self.wp.get_device())
+        except Exception as exc:
+            self.registry.internal_error("reading Warp's device", exc)
+            return None
+
+    def finish(self) -> None:
+        """End-of-run reports: graphs of tapes never differentiated, launch-check totals, kernels launched."""
+        try:
+            if self.capture is not None:
+                self.capture.at_exit()
+            self.checks.at_exit()
+            for sensor in self.tracker.sensors:
+                if hasattr(sensor, "event"):
+                    self.emit("kernels", kernels=sensor.event())
+        except Exception as exc:  # pragma: no cover - defensive
+            self.registry.internal_error("finishing the run", exc)
+
+
+def install(wp, emit: Emit, graph: bool = True, check_launches: bool = False, cold: bool = False) -> Probe:
+    """Install the probe on ``wp`` in this process (once per process: the hooks wrap Warp's classes)."""
+    from . import graph as graphs, hooks, warp_seams  # noqa: PLC0415 (imports Warp internals)
+    from .backward_checks import BackwardChecks  # noqa: PLC0415
+    from .registry import FindingRegistry  # noqa: PLC0415
+    from .tracker import Tracker  # noqa: PLC0415
+
+    detected = warp_seams.features(wp)  # before the hooks wrap what it inspects
+    detected["warm_cache"] = False if cold else warp_seams.reuse_cached_binaries(wp)
+    registry = FindingRegistry(emit)
+    tracker = Tracker(wp, registry)
+    tracker.sensors = sensors(tracker)
+    capture = graphs.GraphCapture(wp, tracker, emit) if graph else None
+    checks = BackwardChecks(wp, tracker, emit, check_launches=check_launches)
+    hooks.install(wp, tracker, registry, on_backward=capture.on_backward if capture else None, checks=checks)
+    return Probe(wp, emit, registry, tracker, checks, capture, detected)
+
+
+def sensors(tracker) -> list:
+    """The probe's sensors beyond the overwrite bookkeeping (each reports through the registry)."""
+    from .fixed_point import FixedPoint  # noqa: PLC0415
+    from .grad_reads import GradReads  # noqa: PLC0415
+    from .numpy_writes import NumpyViews  # noqa: PLC0415
+    from .retain_grad import RetainGradWriters  # noqa: PLC0415
+    from .replayed_atomics import ReplayedAtomics  # noqa: PLC0415
+    from .seeding import Seeding  # noqa: PLC0415
+    from .step_size import StepSize  # noqa: PLC0415
+    from .truncation import Truncation  # noqa: PLC0415
+    from .usage import KernelUsage  # noqa: PLC0415
+
+    return [RetainGradWriters(tracker), GradReads(tracker), NumpyViews(tracker), Seeding(tracker),
+            ReplayedAtomics(tracker), Truncation(tracker), StepSize(tracker), FixedPoint(tracker),
+            KernelUsage(tracker)]

@@ -1,0 +1,362 @@
+"""The plugin once it is on: the probe in the test process, findings per test.
+
+The probe is installed with ``probe.startup``, exactly the routine
+``python -m tapewatch.probe`` runs, before conftest files and test modules
+load.  Its findings arrive as ``finding`` events on ``emit``; each one
+belongs to the test running when it was born (setup, call or teardown).
+Every test gets a fresh ``FindingRegistry`` (``tracker.registry``), so a
+bug that two tests exercise is reported in both of them; findings born
+outside any test (collection, a module-level tape) go to the session.
+
+A test's gradient findings (warning or error severity) fail it in fail
+mode, with the findings' text as the failure message, or become
+``TapewatchWarning`` warnings at the finding's line in warn mode.
+Information never fails.  Internal errors of Tapewatch (TW9xx) are
+``TapewatchInternalError`` warnings in both modes and are listed in the
+terminal summary.  A test's findings travel on its teardown report
+(``tapewatch_findings``), so the process that prints the summary and
+writes the report also sees them under pytest-xdist.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+import warnings
+from typing import Dict, List, Optional
+
+import pytest
+
+from ..model import Finding
+from ..report.text import finding_lines
+from . import TapewatchInternalError, TapewatchWarning
+
+REPORT_ATTRIBUTE = "tapewatch_findings"
+WORKER_OUTPUT = "tapewatch"
+PROBLEM_SEVERITIES = ("error", "warning")
+
+
+def is_tool(finding: Finding) -> bool:
+    """A finding about Tapewatch itself (TW9xx), not about the program's gradients."""
+    return finding.code.startswith("TW9")
+
+
+def is_problem(finding: Finding) -> bool:
+    return finding.severity in PROBLEM_SEVERITIES and not is_tool(finding)
+
+
+class _Scope:
+    """The findings of one test (or of the session outside tests), in the order they were born."""
+
+    def __init__(self, nodeid: Optional[str], registry):
+        self.nodeid = nodeid
+        self.registry = registry
+        self.findings: List[Finding] = []
+        self._by_id: Dict[str, Finding] = {}
+        # Findings already turned into a failure, a warning or a report section (held, so that ids stay unique).
+        self._settled: Dict[int, Finding] = {}
+
+    def add(self, finding: Finding) -> None:
+        old = self._by_id.get(finding.id) if finding.id and not is_tool(finding) else None
+        if old is not None:  # the registry revised it (a harmless overwrite that now corrupts a gradient)
+            self.findings[self.findings.index(old)] = finding
+        else:
+            self.findings.append(finding)
+        if finding.id and not is_tool(finding):
+            self._by_id[finding.id] = finding
+
+    def unsettled(self) -> List[Finding]:
+        """Findings not acted on yet (a revised finding is a new one), now marked as acted on."""
+        new = [f for f in self.findings if id(f) not in self._settled]
+        self._settled.update((id(f), f) for f in new)
+        return new
+
+    def sync_counts(self) -> None:
+        """Repeats only bump the registry's count: copy them onto the findings."""
+        if self.registry is None:
+            return
+        counts = self.registry.counts()
+        for finding in self.findings:
+            if not is_tool(finding) and finding.id in counts:
+                finding.count = counts[finding.id]
+
+
+class TapewatchSession:
+    def __init__(self, config, mode: str, report_path: Optional[str]):
+        self.config = config
+        self.mode = mode
+        self.report_path = report_path
+        self.base = str(config.rootpath)
+        self.probe = None
+        self.warp_version: Optional[str] = None
+        self.started = time.perf_counter()
+        self._lock = threading.Lock()
+        self._scope: Optional[_Scope] = None
+        self._outside = _Scope(None, None)
+        self.tests: Dict[str, List[Finding]] = {}  # nodeid -> findings, from the teardown reports
+        self.workers: List[dict] = []  # what each xdist worker said about itself and outside its tests
+        self.report_written: Optional[str] = None
+
+    # ------------------------------------------------------------ the probe
+    def start(self) -> None:
+        from ..probe import startup  # noqa: PLC0415
+
+        wp = startup.import_warp(self.emit)
+        if wp is None:
+            raise pytest.UsageError("--tapewatch: " + self._outside.findings[-1].message)
+        startup.prepare(wp, user_root=self.base)
+        startup.track(wp)
+        # Tape graphs are for the editor's panel: not captured here.
+        self.probe = startup.install(wp, self.emit, graph=False)
+        self._outside.registry = self.probe.registry
+        self.warp_version = wp.config.version
+
+    def emit(self, event: str, **fields) -> None:
+        """The probe's event channel, in-process: findings go to the running test."""
+        if event != "finding":
+            return  # per-launch check totals, kernel lists: nothing to report here
+        # Exactly what the channel would carry (its JSON, non-JSON values as text).
+        finding = Finding.from_json(json.loads(json.dumps(fields["finding"], default=str)))
+        with self._lock:
+            (self._scope or self._outside).add(finding)
+
+    def _begin(self, item) -> None:
+        from ..probe.registry import FindingRegistry  # noqa: PLC0415
+
+        registry = FindingRegistry(self.emit)
+        with self._lock:
+            self._scope = _Scope(item.nodeid, registry)
+        self.probe.tracker.registry = registry
+
+    def _end(self) -> Optional[_Scope]:
+        self.probe.tracker.registry = self.probe.registry
+        with self._lock:
+            scope, self._scope = self._scope, None
+        return scope
+
+    # ---------------------------------------------------------- each test
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_runtest_setup(self, item):
+        self._begin(item)
+        try:
+            return (yield)
+        except BaseException:
+            self._settle(item, "setup", raised=True)
+            raise
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_runtest_call(self, item):
+        try:
+            result = yield
+        except BaseException:
+            self._settle(item, "call", raised=True)
+            raise
+        self._settle(item, "call", raised=False)  # setup's findings too: they fail the test, not its setup
+        return result
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_runtest_teardown(self, item, nextitem):
+        try:
+            result = yield
+        except BaseException:
+            self._settle(item, "teardown", raised=True)
+            raise
+        self._settle(item, "teardown", raised=False)
+        return result
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        report = yield
+        if call.when == "teardown" and self._scope is not None and self._scope.nodeid == item.nodeid:
+            scope = self._end()
+            scope.sync_counts()
+            setattr(report, REPORT_ATTRIBUTE, [f.to_json() for f in scope.findings])
+        return report
+
+    def pytest_runtest_logreport(self, report) -> None:
+        found = getattr(report, REPORT_ATTRIBUTE, None)
+        if report.when == "teardown" and found:
+            self.tests[report.nodeid] = [Finding.from_json(f) for f in found]
+
+    def _settle(self, item, when: str, raised: bool) -> None:
+        """Turn the test's findings not yet acted on into a failure, warnings or a report section."""
+        scope = self._scope
+        if scope is None:
+            return
+        with self._lock:
+            new = scope.unsettled()
+        if not new:
+            return
+        scope.sync_counts()
+        for finding in new:
+            if is_tool(finding):
+                _warn(TapewatchInternalError, finding, item, self.base)
+        problems = [f for f in new if is_problem(f)]
+        if not problems:
+            return
+        if self.mode == "warn":
+            for finding in problems:
+                _warn(TapewatchWarning, finding, item, self.base)
+            return
+        text = failure_text(problems, self.base)
+        if raised:  # the test failed on its own: its error stays, the findings are shown beside it
+            item.add_report_section(when, "tapewatch", text)
+        else:
+            pytest.fail(text, pytrace=False)
+
+    # ------------------------------------------------------------ session
+    def pytest_sessionfinish(self, session, exitstatus) -> None:
+        if self.probe is not None:
+            with self._lock:
+                self._scope = None
+            self.probe.finish()
+        outside = list(self._outside.findings)
+        if getattr(self.config, "workerinput", None) is not None:  # an xdist worker: the controller reports
+            self.config.workeroutput[WORKER_OUTPUT] = {"device": self._device(),
+                                                       "outside": [f.to_json() for f in outside]}
+            return
+        if self.mode == "fail" and any(is_problem(f) for f in self.outside()) and \
+                session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        if self.report_path:
+            self.write_report(session.exitstatus)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        """pytest-xdist: a worker finished; keep what it saw outside its tests."""
+        said = getattr(node, "workeroutput", {}).get(WORKER_OUTPUT)
+        if said:
+            self.workers.append(said)
+
+    def outside(self) -> List[Finding]:
+        """Findings born outside any test, in this process and in xdist workers."""
+        out = list(self._outside.findings)
+        for said in self.workers:
+            out += [Finding.from_json(f) for f in said.get("outside") or []]
+        return out
+
+    def _device(self) -> Optional[str]:
+        """Warp's device here, else the one an xdist worker used (None while Warp was never initialised)."""
+        device = self.probe.device() if self.probe is not None else None
+        for said in self.workers:
+            device = device or said.get("device")
+        return device
+
+    # ------------------------------------------------------------- report
+    def result(self, exitstatus):
+        """The session as one ``RunResult``: identical findings of several tests merged, with their tests."""
+        from ..runner import RunResult  # noqa: PLC0415
+
+        merged: Dict[tuple, Finding] = {}
+        pairs = [(nodeid, f) for nodeid, found in self.tests.items() for f in found]
+        pairs += [(None, f) for f in self.outside()]
+        for nodeid, f in pairs:
+            loc = f.location
+            key = (f.code, loc.path if loc else None, loc.line if loc else None, loc.column if loc else None,
+                   f.message)
+            known = merged.get(key)
+            if known is None:
+                known = merged[key] = Finding.from_json(f.to_json())
+                known.count = 0
+                known.data = dict(known.data, tests=[])
+            known.count += f.count
+            if nodeid is not None and nodeid not in known.data["tests"]:
+                known.data["tests"].append(nodeid)
+        findings = list(merged.values())
+        for n, f in enumerate(findings, start=1):
+            f.id = "f%d" % n
+        device = self._device()
+        return RunResult(
+            script=self.base, findings=findings, warp_version=self.warp_version, device=device,
+            python=sys.executable, features=dict(self.probe.features) if self.probe is not None else {},
+            seconds=time.perf_counter() - self.started, exit_code=int(exitstatus))
+
+    def write_report(self, exitstatus) -> None:
+        from ..report import to_json, to_sarif  # noqa: PLC0415
+
+        result = self.result(exitstatus)
+        if self.report_path.endswith(".sarif"):
+            text = to_sarif(result, base=self.base)
+        else:
+            obj = json.loads(to_json(result))
+            tests = {nodeid: [f.id for f in result.findings if nodeid in f.data["tests"]] for nodeid in self.tests}
+            obj["pytest"] = {"mode": self.mode, "tests_with_findings": tests}
+            text = json.dumps(obj, indent=2)
+        folder = os.path.dirname(self.report_path)
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+        with open(self.report_path, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+        self.report_written = self.report_path
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        if getattr(self.config, "workerinput", None) is not None:
+            return
+        tr = terminalreporter
+        found = [(nodeid, f) for nodeid, fs in self.tests.items() for f in fs]
+        problems = [(nodeid, f) for nodeid, f in found if is_problem(f)]
+        tools = [(nodeid, f) for nodeid, f in found if is_tool(f)] + [(None, f) for f in self.outside()
+                                                                         if is_tool(f)]
+        outside = [f for f in self.outside() if not is_tool(f) and f.severity in PROBLEM_SEVERITIES]
+        quiet = not problems and not tools and not outside
+        if quiet and tr.config.get_verbosity() < 0 and not self.report_written:
+            return
+        tr.write_sep("-", "tapewatch")
+        information = len([f for _, f in found if f.severity not in PROBLEM_SEVERITIES and not is_tool(f)])
+        if problems:
+            said = "%s in %s%s" % (_plural(len(problems), "gradient finding"),
+                                   _plural(len({nodeid for nodeid, _ in problems}), "test"),
+                                   " (reported as warnings)" if self.mode == "warn" else "")
+        else:
+            said = "no gradient findings in the tests"
+        if information:
+            said += ", %d information (in the report)" % information if self.report_path else \
+                ", %d information" % information
+        tr.write_line("tapewatch (%s mode): %s; Warp %s on %s" % (
+            self.mode, said, self.warp_version or "?", self._device() or "no device used"))
+        if self.mode == "warn":
+            for nodeid, f in problems:
+                tr.write_line("%s: %s" % (nodeid, finding_lines(f, self.base)[0]))
+        for f in outside:
+            tr.write_line("outside any test: %s" % finding_lines(f, self.base)[0])
+        for nodeid, f in tools:
+            tr.write_line("%s: %s" % (nodeid or "outside any test", finding_lines(f, self.base)[0]),
+                          red=True)
+        if tools:
+            tr.write_line("tapewatch: results may be incomplete (internal error in Tapewatch, see TW910)", red=True)
+        if self.report_written:
+            tr.write_line("tapewatch: report written to %s" % self.report_written)
+
+
+def _plural(n: int, word: str) -> str:
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def failure_text(findings: List[Finding], base: Optional[str]) -> str:
+    """The failure message: its first line (pytest's short summary) names the first finding and its place."""
+    first = findings[0]
+    where = finding_lines(first, base)[0].split(": ", 1)[0]
+    more = len(findings) - 1
+    lines = ["tapewatch found %s at %s%s" % (first.code, where, " and %d more gradient finding%s"
+                                              % (more, "" if more == 1 else "s") if more else "")]
+    for f in findings:
+        lines += finding_lines(f, base)
+    lines.append("(--tapewatch=warn reports gradient findings as warnings without failing the test)")
+    return "\n".join(lines)
+
+
+def _warn(category, finding: Finding, item, base: Optional[str]) -> None:
+    """A warning at the finding's own line (the test's when it has none)."""
+    lines = finding_lines(finding, base)
+    head = "%s: %s" % (finding.code, lines[0].split(" %s: " % finding.code, 1)[-1])
+    text = "\n".join([head] + lines[1:])
+    if finding.location is not None:
+        path, line = finding.location.path, finding.location.line
+    else:
+        path, lineno, _ = item.location
+        path, line = os.path.join(base or "", path), (lineno or 0) + 1
+    warnings.warn_explicit(category(text), category, filename=path, lineno=line)
+
