@@ -15,7 +15,7 @@ def fog_density(p: wp.vec3, scale: float):
 
 
 @wp.kernel
-def march_rays(  # expect: TW404
+def march_rays(
     density_scale: wp.array(dtype=float),
     emission: wp.array(dtype=float),
     num_steps: int,
@@ -33,7 +33,7 @@ def march_rays(  # expect: TW404
     for s in range(num_steps):
         p = origin + direction * (float(s) + 0.5) * step_size
         sigma = fog_density(p, density_scale[0])
-        transmittance = transmittance * wp.exp(-sigma * step_size)  # expect: TW303
+        transmittance = transmittance * wp.exp(-sigma * step_size)  # expect: TW303  expect: TW404
         radiance += transmittance * sigma * emission[0] * step_size
     image[px, py] = radiance
 

@@ -9,7 +9,7 @@ SPACING = 0.25
 
 
 @wp.kernel
-def build_terrain(  # expect: TW404
+def build_terrain(
     amplitude: wp.array(dtype=float),
     falloff: wp.array(dtype=float),
     spacing: float,
@@ -19,7 +19,7 @@ def build_terrain(  # expect: TW404
     p = wp.vec3(float(i) * spacing, float(j) * spacing, 0.0)
     r2 = (p[0] - 3.0) * (p[0] - 3.0) + (p[1] - 3.0) * (p[1] - 3.0)
     p[2] = amplitude[0] * wp.sin(0.7 * p[0]) * wp.cos(0.4 * p[1])
-    p[2] = p[2] * wp.exp(-falloff[0] * r2)  # expect: TW302
+    p[2] = p[2] * wp.exp(-falloff[0] * r2)  # expect: TW302  expect: TW404
     verts[i, j] = p
 
 

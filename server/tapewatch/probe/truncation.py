@@ -10,6 +10,11 @@ different objective.  Seen at run time as: a taped launch reads values a
 tape's ``backward()`` already ran, and both tapes read the same parameter
 with ``requires_grad``.  Truncated backpropagation is sometimes meant; the
 message says how to tell.
+
+The same cut happens before a tape: steps launched outside any tape from a
+parameter (a warm-up, a settling phase) whose result the tape then reads.
+The gradient with respect to that parameter misses every such step; it is
+reported on the untaped launch when the tape differentiates the parameter.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import Dict, List, NamedTuple, Optional
 
 from .. import codes
 from ..model import Finding, Location, Related
+from . import warp_seams
 from .sites import Site
 from .kernel_access import kernel_access
 from .tracker import differentiable
@@ -26,9 +32,10 @@ from .tracker import differentiable
 class TapeMark:
     """What a carried value remembers of the tape that computed it (no arrays: nothing kept alive)."""
 
-    __slots__ = ("number", "differentiated", "backward_site", "parameters", "created")
+    __slots__ = ("number", "differentiated", "backward_site", "parameters", "created", "untaped")
 
-    def __init__(self, number: int, created: Optional[Site] = None):
+    def __init__(self, number: int, created: Optional[Site] = None, untaped: bool = False):
+        self.untaped = untaped  # values computed by launches no tape recorded (a warm-up before the tape)
         self.number = number
         self.created = created  # where the tape object was made (a tape per window: in the loop)
         self.differentiated = False
@@ -54,7 +61,8 @@ class Truncation:
             arr = access.array
             if access.read and differentiable(arr) and record.access_label(access) not in fresh:
                 origin = arr.__dict__.get("_tw_origin")
-                if origin is not None and origin.mark is not mark and origin.mark.differentiated:
+                if origin is not None and origin.mark is not mark and (origin.mark.differentiated or
+                                                                       origin.mark.untaped):
                     pending = state.__dict__.setdefault("truncations", [])
                     if not any(p[0].mark is origin.mark for p in pending):
                         pending.append((origin, record, access))
@@ -77,6 +85,18 @@ class Truncation:
         """An untaped launch carries the origin of what it reads to what it writes."""
         origin = next((a.array.__dict__.get("_tw_origin") for a in accesses
                        if a.read and a.array.__dict__.get("_tw_origin") is not None), None)
+        if origin is None:
+            # Computed here from a parameter, outside any tape: a tape that reads the result and
+            # differentiates that parameter misses this step.
+            params = {id(a.array): "" for a in accesses if a.read and not a.write and differentiable(a.array)}
+            if params and any(a.write and differentiable(a.array) for a in accesses):
+                mark = TapeMark(-1, untaped=True)
+                mark.parameters = params
+                origin = Origin(mark, Site.here(), warp_seams.kernel_name(kernel), None)
+                for a in accesses:
+                    if a.write:
+                        a.array.__dict__["_tw_origin"] = origin
+                return
         for a in accesses:
             if a.write:
                 if origin is not None:
@@ -91,7 +111,9 @@ class Truncation:
         mark.parameters = _parameters(state)
         for origin, record, access in state.__dict__.pop("truncations", []):
             shared = sorted(name for key, name in mark.parameters.items() if key in origin.mark.parameters)
-            if shared:
+            if shared and origin.mark.untaped:
+                self._report_untaped(origin, record, access, shared, site)
+            elif shared:
                 self._report(origin, record, access, shared, mark)
         # What this tape records from now on (reused after a reset) is the next window.
         state.__dict__["mark"] = TapeMark(state.number, mark.created)
@@ -142,6 +164,35 @@ class Truncation:
         registry.report(key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
                                      related=related, data={"array": what, "parameters": shared[:3],
                                                             "earlier_tape": origin.mark.number}))
+
+
+    def _report_untaped(self, origin, record, access, shared: List, backward_site: Site) -> None:
+        registry = self.tracker.registry
+        key = ("TW207", "untaped", origin.site.key(), record.site.key())
+        if registry.bump(key):
+            return
+        what = registry.attempt("naming an array", lambda: record.access_name(access)) or \
+            record.access_label(access)
+        params = ", ".join("`%s`" % n for n in shared[:3])
+        message = (
+            "`%s` computes `%s` from %s outside any tape, and the tape then continues from it: the gradient "
+            "with respect to %s misses every step launched here (truncation). Launch these steps inside the tape "
+            "(`with tape:`). If the result is meant as a fixed starting point, ignore this."
+            % (origin.kernel, what, params, params))
+        related: List[Related] = []
+        read_loc = registry.attempt("locating a launch", record.location)
+        if read_loc is not None:
+            related.append(Related(read_loc, "`%s` reads `%s` here, on the tape" % (record.kernel_name, what),
+                                   "reader"))
+        back_loc = registry.attempt("locating a backward() call",
+                                    lambda: backward_site.location((".backward", "backward")))
+        if back_loc is not None:
+            related.append(Related(back_loc, "the backward() whose gradient misses those steps", "backward"))
+        loc = registry.attempt("locating a launch", lambda: origin.site.location(("launch", "launch_tiled"))) \
+            or read_loc
+        registry.report(key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
+                                     related=related, data={"array": what, "parameters": shared[:3],
+                                                            "earlier_tape": None}))
 
 
 def _rewritten_first(record) -> set:
