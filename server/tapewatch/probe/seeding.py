@@ -4,10 +4,12 @@ Programs that call ``tape.backward()`` without a loss seed it themselves,
 by writing ``.grad`` (``fill_``, ``assign``, NumPy) or through ``grads=``.
 Two mismatches are caught, each measured on what the program did:
 
-- **Sum versus mean.** A ones-seed over the N elements of a per-element
-  loss differentiates their *sum*; when the program reports or uses their
-  *mean* (``losses.numpy().mean()``, ``np.mean(...)``, ``.sum() / N``), the
-  gradient is N times the gradient of the loss it reports.
+- **Sum versus mean.** A uniform seed c over the N elements of a
+  per-element loss differentiates c times their *sum*; when the program
+  reports or uses their *mean* (``losses.numpy().mean()``, ``np.mean(...)``,
+  ``.sum() / N``), whose seed is 1/N, the gradient is c·N times the gradient
+  of the loss it reports (N for a ones-seed; W for ``1 / H`` over an H×W
+  image).
 - **Partial seeding in a chained (checkpointed) backward.** Segments of a
   rollout on separate tapes are differentiated last to first, each seeded
   with the adjoints the previous backward left on the next segment's inputs.
@@ -74,7 +76,13 @@ class Seeding:
     def _check_mean(self, state, seeds, backward_site: Site) -> None:
         registry = self.tracker.registry
         for arr, values, seed_site in seeds:
-            if values is None or values.size < 2 or not (values == 1.0).all():
+            if values is None or values.size < 2 or values.dtype.kind != "f":
+                continue
+            flat = values.reshape(-1)
+            c = float(flat[0])
+            n = int(values.size)
+            # A uniform seed c over n elements differentiates c times their sum; their mean needs 1/n.
+            if c == 0.0 or not (flat == flat[0]).all() or abs(c * n - 1.0) <= 1e-3:
                 continue
             names = self._names(state, arr)
             mean, name = None, None
@@ -88,12 +96,16 @@ class Seeding:
             key = ("TW204", "mean", seed_site.key(), name)
             if registry.bump(key):
                 continue
-            n = int(values.size)
-            message = ("The backward pass is seeded with ones over the %d elements of `%s`, which differentiates "
-                       "their sum, but the program uses their mean (line %d): the gradient is %d times the "
-                       "gradient of that loss, so a step size tuned for the mean overshoots %d-fold. Seed with "
-                       "1/%d (`wp.full(%d, 1.0 / %d)`), or average inside the kernel."
-                       % (n, name, mean.line, n, n, n, n, n))
+            factor = c * n
+            if c == 1.0:
+                seeded = "with ones over the %d elements of `%s`, which differentiates their sum" % (n, name)
+            else:
+                seeded = "with %.6g over the %d elements of `%s`, which differentiates %.6g times their sum" % (
+                    c, n, name, c)
+            message = ("The backward pass is seeded %s, but the program uses their mean (line %d), whose seed is "
+                       "1/%d: the gradient is %.6g times the gradient of that loss. Seed with 1/%d "
+                       "(`wp.full(%d, 1.0 / %d)`, or `fill_(1.0 / %s.size)`), or average inside the kernel."
+                       % (seeded, mean.line, n, factor, n, n, n, name))
             related = [Related(mean, "the mean of `%s` the program uses" % name, "objective")]
             back = backward_site.location((".backward", "backward"))
             if back is not None and seed_site is not backward_site:
@@ -101,7 +113,8 @@ class Seeding:
             registry.report(key, Finding(
                 code="TW204", message=message, location=seed_site.location(("fill_", "assign", "backward")),
                 severity=codes.severity("TW204"), related=related,
-                data={"array": name, "elements": n, "kind": "sum-vs-mean", "factor": n}), arrays=[arr])
+                data={"array": name, "elements": n, "kind": "sum-vs-mean", "factor": factor, "seed": c}),
+                arrays=[arr])
 
     def _names(self, state, arr) -> List[str]:
         """What the program calls ``arr``: at the launch that wrote it, and in the frames around backward()."""
