@@ -52,6 +52,8 @@ _ALL = [
          "A tape continues from values an earlier, already differentiated tape computed: the gradient is truncated"),
     Code("TW208", "iteration-not-converged", "information",
          "A taped iteration stopped while its iterates were still moving: the gradient is the truncated map's"),
+    Code("TW209", "accumulator-not-reset", "warning",
+         "A taped launch accumulates into an array that still holds its previous iteration's sum (never zeroed)"),
     # TW3xx: static lints (no run)
     Code("TW301", "inplace-multiply-divide-in-kernel", "warning",
          "*= or /= on an array element inside a kernel is not differentiable"),

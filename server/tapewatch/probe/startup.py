@@ -124,10 +124,11 @@ def sensors(tracker) -> list:
     from .retain_grad import RetainGradWriters  # noqa: PLC0415
     from .replayed_atomics import ReplayedAtomics  # noqa: PLC0415
     from .seeding import Seeding  # noqa: PLC0415
+    from .stale_accumulators import StaleAccumulators  # noqa: PLC0415
     from .step_size import StepSize  # noqa: PLC0415
     from .truncation import Truncation  # noqa: PLC0415
     from .usage import KernelUsage  # noqa: PLC0415
 
     return [RetainGradWriters(tracker), GradReads(tracker), NumpyViews(tracker), Seeding(tracker),
             ReplayedAtomics(tracker), Truncation(tracker), StepSize(tracker), FixedPoint(tracker),
-            KernelUsage(tracker)]
+            StaleAccumulators(tracker), KernelUsage(tracker)]

@@ -1,0 +1,118 @@
+"""TW209: a taped launch accumulates into an array that still holds its previous iteration's sum.
+
+A kernel that only accumulates into an output (``wp.atomic_add(grid, ...)``,
+``grid[i] += v``) needs that output zeroed before each iteration.  When it
+is not, each taped iteration adds to what the last one left: the forward
+values are wrong (a density splatted twice, a loss summed over iterations),
+and so is any gradient whose adjoint uses them.
+
+Seen at run time as: the same launch line accumulates into an array on a
+new tape (or a reused tape after its ``backward()``), and nothing rewrote
+that array since its previous accumulation (no ``zero_()``, ``fill_()``,
+``assign``, copy or launch that stores into it).  Reported at that launch,
+at the tape's ``backward()``: a warning when a launch on the tape reads the
+array in a way its adjoint depends on (the gradient is wrong), else
+information (the value is stale, the gradient is not).
+"""
+
+from __future__ import annotations
+
+from typing import List, NamedTuple
+
+from .. import codes
+from ..model import Finding, Related
+from . import related as rel
+from .kernel_access import kernel_access
+from .sites import Site
+
+CODE = "TW209"
+
+
+class Accumulated(NamedTuple):
+    tape: int  # the tape state's number
+    generation: int  # bumped at its backward()/reset(): a reused tape's next iteration differs
+    site_key: tuple  # the launch line that accumulated
+
+
+def _accumulated_paths(record) -> set:
+    """Paths this launch's kernel writes only by accumulation (never a plain store, never read)."""
+    access = kernel_access(record.kernel)
+    return {p for p in access.writes if p not in access.stores and p not in access.reads}
+
+
+class StaleAccumulators:
+    def __init__(self, tracker):
+        self.tracker = tracker
+
+    # -- writes that restart an accumulator ----------------------------------
+    def on_seed_write(self, arr) -> None:
+        """``zero_()``, ``fill_()``, ``assign``, a copy into it: new values."""
+        arr.__dict__.pop("_tw_accumulated", None)
+
+    def on_untaped_kernel_accesses(self, kernel, accesses) -> None:
+        for a in accesses:
+            if a.write:
+                a.array.__dict__.pop("_tw_accumulated", None)
+
+    # -- taped launches -------------------------------------------------------
+    def on_launch(self, state, record) -> None:
+        paths = _accumulated_paths(record)
+        key = record.site.key()
+        for access in record.accesses:
+            if not access.write:
+                continue
+            arr = access.array
+            if record.access_label(access) not in paths:
+                arr.__dict__.pop("_tw_accumulated", None)  # a store: fresh values
+                continue
+            before = arr.__dict__.get("_tw_accumulated")
+            if before is not None and before.site_key == key and \
+                    (before.tape, before.generation) != (state.number, state.generation):
+                state.__dict__.setdefault("stale_accumulators", []).append((record, access))
+            arr.__dict__["_tw_accumulated"] = Accumulated(state.number, state.generation, key)
+
+    def before_backward(self, tape, state, site: Site, args=(), kwargs=None) -> None:
+        for record, access in state.__dict__.pop("stale_accumulators", []):
+            self._report(state, record, access, site)
+
+    def _report(self, state, record, access, backward_site: Site) -> None:
+        from .overwrites import harmless_reason  # noqa: PLC0415
+
+        registry = self.tracker.registry
+        arr = access.array
+        what = registry.attempt("naming an array", lambda: record.access_name(access)) or \
+            record.access_label(access)
+        readers = [e for e in state.reads.get(id(arr), ()) if e.record.index > record.index]
+        users = [e for e in readers
+                 if registry.attempt("deciding whether the reader's adjoint uses the values",
+                                     lambda e=e: harmless_reason(e)) is None]
+        key = (CODE, record.site.key(), record.access_label(access))
+        if registry.bump(key):
+            return
+        message = ("`%s` accumulates into `%s`, which still holds what this launch accumulated in the previous "
+                   "iteration: nothing zeroed it in between, so the sum runs over every iteration so far. Zero it "
+                   "before the launch (`%s.zero_()`) in each iteration."
+                   % (record.kernel_name, what, what))
+        related: List[Related] = []
+        if users:
+            reader = users[0].record
+            message += (" `%s` reads it on this tape and its adjoint uses the values, so the gradient is wrong too."
+                        % reader.kernel_name)
+            loc = registry.attempt("locating the reading launch", reader.location)
+            if loc is not None:
+                related.append(Related(loc, "`%s` reads the accumulated `%s` here" % (reader.kernel_name, what),
+                                       "reader"))
+            severity = codes.severity(CODE)
+        else:
+            message += " No launch on this tape uses its values in an adjoint: the value is stale, the gradient is not."
+            severity = "information"
+        related.extend(rel.kernel_def(record.kernel, "kernel `%s` that accumulates" % record.kernel_name))
+        related.extend(registry.attempt("finding the allocation", lambda: rel.allocation(arr, what), []))
+        back = registry.attempt("locating a backward() call",
+                                lambda: backward_site.location((".backward", "backward")))
+        if back is not None:
+            related.append(Related(back, "the backward() of this iteration", "backward"))
+        registry.report(key, Finding(
+            code=CODE, message=message, location=record.location(), severity=severity, related=related,
+            data={"array": what, "kernel": record.kernel_name, "gradient_affected": bool(users)}),
+            arrays=[arr], launches=[record.index])
