@@ -141,6 +141,7 @@ y = wp.zeros(3, dtype=float, requires_grad=True)  # alloc: y
 d = wp.zeros(3, dtype=float, requires_grad=True)
 loss = wp.zeros(1, dtype=float, requires_grad=True)
 for it in range(3):
+    loss.zero_()
     tape = wp.Tape()
     with tape:
         wp.launch(scale, dim=3, inputs=[x], outputs=[y])

@@ -25,12 +25,13 @@ user's arrays are never touched.  Stdlib, Warp and NumPy.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, List, Tuple
 
 from . import warp_seams
 
 SAMPLES_PER_INPUT = 4  # input elements compared per differentiable input
 MAX_TRIES_PER_INPUT = 12  # elements tried per input, non-smooth ones replaced
+MAX_SAMPLES = 64  # compared derivatives kept for the picture
 ATOL, RTOL = 1e-3, 1e-2  # Warp's gradcheck defaults
 EPS = {4: 1e-3, 8: 1e-6}  # relative step by float size (float16 is not checked)
 SEED = 20240611
@@ -203,6 +204,13 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
     checked = failed = nonsmooth = 0
     max_abs = max_rel = worst_err = 0.0
     worst = None
+    # Every compared derivative, for the picture (AD, FD and their difference per element).
+    samples: List[dict] = []
+
+    def sample(p, q, j, a, f, ok) -> None:
+        if len(samples) < MAX_SAMPLES:
+            samples.append({"input": label(*p), "output": label(*q), "element": int(j), "ad": float(a),
+                            "fd": float(f), "ok": bool(ok)})
     for p in ins:
         c = slots[p]
         flat_x = saved[id(c)].reshape(-1).astype(np.float64)
@@ -228,6 +236,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
                     checked += 1
                     counted = True
                     max_abs = max(max_abs, abs(a - f))
+                    sample(p, q, j, a, f, True)
                     continue
                 # Disagreement: is it larger than what rounding alone can do to the difference?
                 if abs(a - f) <= NOISE_FACTOR * noise.get(q, 0.0):
@@ -249,8 +258,10 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
                     max_rel = max(max_rel, err / (abs(f) + 1e-8))
                 if close(a, f):
                     max_abs = max(max_abs, err)
+                    sample(p, q, j, a, f, True)
                     continue
                 failed += 1
+                sample(p, q, j, a, f, False)
                 if worst is None or err > worst_err:
                     worst_err = err
                     worst = {"input": label(*p), "output": label(*q), "element": j, "ad": a, "fd": f,
@@ -268,7 +279,8 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
     else:
         status = "skipped"
     out = {"status": status, "checked": checked, "failed": failed, "nonsmooth": nonsmooth, "max_abs": max_abs,
-           "max_rel": max_rel, "worst": worst}
+           "max_rel": max_rel, "worst": worst, "samples": samples,
+           "cotangent": "ones" if cotangent == "ones" else "random"}
     if status == "inconclusive":
         out["reason"] = ("every sampled element sits on a kink or in rounding noise (one-sided differences "
                          "disagree, or the difference is below the outputs' float resolution): finite "

@@ -83,6 +83,7 @@ class LaunchCheck:
         loc = launch_location(entry, record)
         event = dict(result, kernel=entry.kernel.key, path=loc.path if loc else None, line=loc.line if loc else None)
         event.pop("worst", None)
+        event.pop("samples", None)  # in the finding's data (the picture), not in every event
         self.tracker.registry.emit("launch_check", **event)
         if status == "fail":
             self._report(entry, record, loc, result)
@@ -131,7 +132,9 @@ class LaunchCheck:
         data = {"kernel": kname, "max_abs_error": result["max_abs"], "max_rel_error": result["max_rel"],
                 "input": w["input"], "output": w["output"], "element": w["element"], "ad": w["ad"],
                 "fd": w["fd"], "checked": result["checked"], "failed": result["failed"],
-                "launch": record.index if record is not None else None}
+                "launch": record.index if record is not None else None,
+                # every compared derivative: the picture of AD, FD and their difference
+                "samples": result.get("samples", []), "cotangent": result.get("cotangent")}
         if culprit is not None:
             data["custom_adjoint"] = culprit.func_name
         registry.report(key, Finding(code="TW404", message=message, location=loc, severity=codes.severity("TW404"),
