@@ -37,6 +37,14 @@ else:
                                      marks=pytest.mark.skip(reason="no Warp 1.14 venv; run scripts/test")))
 
 
+def missing(reason: str) -> None:
+    """A tool a test needs is not installed: a skip on a developer's machine, a failure in the full
+    suite (``scripts/test`` and CI set ``CI``: ``setup.sh --all`` installs everything a test needs)."""
+    if os.environ.get("CI"):
+        pytest.fail("%s (the full suite installs it: scripts/setup.sh --all)" % reason, pytrace=False)
+    pytest.skip(reason)
+
+
 @pytest.fixture(params=WARP_PYTHONS)
 def python(request):
     """The interpreter that runs the probe: each test runs under the newest and the oldest Warp."""

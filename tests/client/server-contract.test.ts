@@ -56,6 +56,12 @@ function pythonHas(module: string): boolean {
 
 const canServe = pythonHas('pygls');
 const hasWarp = canServe && pythonHas('warp');
+if (process.env.CI && !hasWarp) {
+  // The full suite (scripts/test, CI) installs both: a missing one is a failure there, not a skip.
+  it('has a Python with pygls and Warp (CI)', () => {
+    assert.fail(`${PYTHON} cannot import ${canServe ? 'warp' : 'pygls'}: run scripts/setup.sh --all`);
+  });
+}
 if (!canServe) {
   console.log(`# SKIP server contract test: ${PYTHON} cannot import pygls (run scripts/setup.sh or set TAPEWATCH_TEST_PYTHON)`);
 } else if (!hasWarp) {

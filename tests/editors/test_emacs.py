@@ -12,6 +12,8 @@ import subprocess
 
 import pytest
 
+from conftest import missing
+
 from .helpers import HERE, check_cancelled_processes, doc_block, marker_line
 
 EMACS = shutil.which("emacs")
@@ -27,9 +29,9 @@ def eglot_loads() -> bool:
 @pytest.mark.timeout(400)
 def test_documented_eglot_setup(project):
     if not EMACS:
-        pytest.skip("no `emacs` on PATH (%s)" % INSTALL)
+        missing("no `emacs` on PATH (%s)" % INSTALL)
     if not eglot_loads():
-        pytest.skip("Emacs cannot load Eglot (%s)" % INSTALL)
+        missing("Emacs cannot load Eglot (%s)" % INSTALL)
     config, commands = project.root.parent / "tapewatch-config.el", project.root.parent / "tapewatch.el"
     config.write_text(doc_block("eglot-config"))
     commands.write_text(doc_block("eglot-commands"))
