@@ -12,56 +12,14 @@ depend on the Warp version and are checked elsewhere.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, WARP_PYTHONS, probe_run
+from conftest import probe_run
+from gallery import GALLERY, runs, wanted
 
-GALLERY = EXAMPLES / "gallery"
-PROGRAMS = sorted(p.name for p in GALLERY.glob("*.py") if not p.name.startswith("_"))
-# ``expect[prog_a,prog_b]: TWnnn`` in a helper module: only for those programs.
-_MARK = re.compile(r"\b(expect|note|lint)(?:\[([\w,]+)\])?:\s*(TW\d{3})")
-
-
-def wanted(script: Path):
-    """{(file, code, line)} for warnings/errors and for information, from the program and its helpers."""
-    files = [script] + sorted(GALLERY.glob("_*.py"))
-    imported = set(re.findall(r"^\s*(?:from|import)\s+(_\w+)", script.read_text(), re.M))
-    marks = {"expect": set(), "note": set(), "lint": set()}
-    for path in files:
-        if path != script and path.stem not in imported:
-            continue
-        for number, line in enumerate(path.read_text().splitlines(), start=1):
-            for kind, only, code in _MARK.findall(line):
-                if not only or script.stem in only.split(","):
-                    marks[kind].add((path.name, code, number))
-    return marks
-
-
-def _shape(program: str) -> tuple:
-    """What a program's run must show: its codes (not lines) and whether it checks launches."""
-    marks = wanted(GALLERY / program)
-    return (frozenset(c for _, c, _ in marks["expect"]), frozenset(c for _, c, _ in marks["note"]),
-            "tapewatch-test: --check-launches" in (GALLERY / program).read_text())
-
-
-def _runs():
-    """Every program on the newest Warp; on the oldest, the first program of each shape (every code
-    and every check once), which keeps the version seams tested at a third of the cost."""
-    newest, *older = WARP_PYTHONS
-    seen: set = set()
-    for program in PROGRAMS:
-        yield pytest.param(newest.values[0], program, marks=newest.marks, id="%s-%s" % (newest.id, program))
-        if _shape(program) in seen:
-            continue
-        seen.add(_shape(program))
-        for old in older:
-            yield pytest.param(old.values[0], program, marks=old.marks, id="%s-%s" % (old.id, program))
-
-
-@pytest.mark.parametrize("python, program", list(_runs()))
+@pytest.mark.parametrize("python, program", list(runs()))
 def test_gallery_program(python, program):
     script = GALLERY / program
     text = script.read_text()

@@ -3,7 +3,9 @@
 A cold run rebuilds every kernel module, as Warp's tracker forces; a warm
 run loads the cached binary and runs only the Python code generation that
 sets the tracker's read/write marks.  Every example and gallery program
-must give identical findings both ways, on both Warp versions.
+must give identical findings both ways: the examples on both Warp
+versions, the gallery on the newest and one program per shape on the
+oldest (as in test_gallery).
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ import tempfile
 import pytest
 
 from conftest import EXAMPLES
+from gallery import runs
 from tapewatch.runner import RunRequest, run_probe
 
-PROGRAMS = sorted(str(p.relative_to(EXAMPLES)) for p in list(EXAMPLES.glob("*.py"))
-                  + [p for p in (EXAMPLES / "gallery").glob("*.py") if not p.name.startswith("_")])
+EXAMPLE_PROGRAMS = sorted(p.name for p in EXAMPLES.glob("*.py"))
 
 
 def _key(result):
@@ -26,8 +28,17 @@ def _key(result):
                    f.severity, f.message, f.count) for f in result.findings)
 
 
-@pytest.mark.parametrize("program", PROGRAMS)
+@pytest.mark.parametrize("program", EXAMPLE_PROGRAMS)
 def test_cold_and_warm_runs_agree(python, program):
+    _cold_equals_warm(python, program)
+
+
+@pytest.mark.parametrize("python, program", list(runs(prefix="gallery/")))
+def test_cold_and_warm_runs_agree_on_the_gallery(python, program):
+    _cold_equals_warm(python, program)
+
+
+def _cold_equals_warm(python, program):
     cache = tempfile.mkdtemp(prefix="tw-warm-")
     script = str(EXAMPLES / program)
     env = {"WARP_CACHE_PATH": cache}
