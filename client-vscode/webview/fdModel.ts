@@ -1,8 +1,11 @@
 /**
  * The numbers behind the finite-difference pictures, from findings' `data`
  * (docs/protocol.md): per FD harness verdict (TW400/401/402/409) every
- * sampled element's AD and FD; per launch check (TW404) its worst derivative.
- * Pure (no DOM): parsed defensively, since `data` is whatever the server sent.
+ * sampled element's AD and FD; per launch check (TW404) its worst derivative
+ * and, from newer servers, every compared derivative (`samples`, up to 64) with
+ * the `cotangent` they were projected on, grouped here into one Jacobian
+ * picture per (output, input) pair. Pure (no DOM): parsed defensively, since
+ * `data` is whatever the server sent.
  */
 
 import type { Finding } from '../shared/protocol';
@@ -25,6 +28,19 @@ export interface HarnessEvidence {
   ratio: number | null;
 }
 
+/** One compared derivative of a launch check: d output / d input[element] (or its projection). */
+export interface LaunchSample extends FdSample {
+  input: string;
+  output: string;
+}
+
+/**
+ * How the launch check seeded the outputs' adjoints: `ones`, each value is
+ * d output / d input[element]; `random`, the derivative of the output
+ * projected on a random direction. null: the server did not say.
+ */
+export type Cotangent = 'ones' | 'random';
+
 export interface LaunchEvidence {
   kind: 'launch';
   finding: Finding;
@@ -37,6 +53,9 @@ export interface LaunchEvidence {
   maxAbs: number | null;
   checked: number | null;
   failed: number | null;
+  /** Every compared derivative the server sent; empty from older servers (then only the worst is drawn). */
+  samples: LaunchSample[];
+  cotangent: Cotangent | null;
 }
 
 export type FdEvidence = HarnessEvidence | LaunchEvidence;
@@ -57,6 +76,15 @@ function parseSample(v: unknown): FdSample | undefined {
   return { element: s.element, ad: num(s.ad), fd: num(s.fd), ok: s.ok === true };
 }
 
+function parseLaunchSample(v: unknown, input: string, output: string): LaunchSample | undefined {
+  const s = parseSample(v);
+  if (!s) {
+    return undefined;
+  }
+  const r = v as Record<string, unknown>;
+  return { input: text(r.input) || input, output: text(r.output) || output, ...s };
+}
+
 /** The picture's numbers for a finding, or undefined when it has none. */
 export function fdEvidence(f: Finding): FdEvidence | undefined {
   const d = f.data;
@@ -67,19 +95,28 @@ export function fdEvidence(f: Finding): FdEvidence | undefined {
     }
     return { kind: 'harness', finding: f, parameter: text(d.parameter) || '?', samples, maxAbs: num(d.max_abs_error), maxRel: num(d.max_rel_error), ratio: num(d.ratio) };
   }
-  if (f.code === 'TW404' && (num(d.ad) !== null || num(d.fd) !== null)) {
+  const samples = f.code === 'TW404' && Array.isArray(d.samples) ? d.samples : [];
+  if (f.code === 'TW404' && (num(d.ad) !== null || num(d.fd) !== null || samples.length)) {
+    const input = text(d.input) || '?';
+    const output = text(d.output) || '?';
+    const parsed = samples.map((s) => parseLaunchSample(s, input, output)).filter((s): s is LaunchSample => s !== undefined);
+    if (!parsed.length && num(d.ad) === null && num(d.fd) === null) {
+      return undefined;
+    }
     return {
       kind: 'launch',
       finding: f,
       kernel: text(d.kernel),
-      input: text(d.input) || '?',
-      output: text(d.output) || '?',
+      input,
+      output,
       element: typeof d.element === 'number' && Number.isInteger(d.element) ? d.element : null,
       ad: num(d.ad),
       fd: num(d.fd),
       maxAbs: num(d.max_abs_error),
       checked: num(d.checked),
       failed: num(d.failed),
+      samples: parsed,
+      cotangent: d.cotangent === 'ones' || d.cotangent === 'random' ? d.cotangent : null,
     };
   }
   return undefined;
@@ -152,4 +189,128 @@ export function logAxis(values: (number | null)[]): { lo: number; hi: number; ti
   }
   const y = (v: number | null): number => (v === null ? 1 : v <= 0 ? 0 : Math.min(1, Math.max(0, (Math.log10(v) - lo) / (hi - lo))));
   return { lo, hi, ticks, y };
+}
+
+/** Seven significant digits (what a float32 holds), for the hover text of a Jacobian cell. */
+export function fmtPrecise(v: number | null): string {
+  if (v === null) {
+    return 'not finite';
+  }
+  return v === 0 ? '0' : String(Number(v.toPrecision(7)));
+}
+
+/** `pos`/`neg`: a signed value's hue on the diverging scale; `zero`: no colour; `nonfinite`: no number. */
+export type CellTone = 'pos' | 'neg' | 'zero' | 'nonfinite';
+
+export interface JacobianCell {
+  value: number | null;
+  tone: CellTone;
+  /** The colour's strength on its scale, 0 (none) to 1 (the end of the scale). */
+  alpha: number;
+}
+
+/** One compared element of one (output, input) pair: a column of three cells. */
+export interface JacobianColumn {
+  element: number;
+  ok: boolean;
+  /** The derivative the finding's message names (its largest disagreement). */
+  worst: boolean;
+  ad: JacobianCell;
+  fd: JacobianCell;
+  /** |AD − FD|. */
+  diff: JacobianCell;
+  /** The hover text (an SVG <title>), the same on the column's three cells. */
+  title: string;
+}
+
+export interface JacobianPanel {
+  input: string;
+  output: string;
+  /** In element order. */
+  columns: JacobianColumn[];
+  failed: number;
+  /** The diverging scale the AD and FD rows share: −span … 0 … +span. */
+  span: number;
+  /** The sequential scale of |AD − FD|: 0 … diffSpan (never below span: rounding noise stays pale). */
+  diffSpan: number;
+  /** What the picture shows, in words (its aria-label). */
+  summary: string;
+}
+
+const strength = (v: number, top: number): number => (top > 0 ? Math.min(1, Math.abs(v) / top) : 0);
+
+/** A signed value on the diverging scale −span … +span. */
+export function divergingCell(value: number | null, span: number): JacobianCell {
+  if (value === null) {
+    return { value, tone: 'nonfinite', alpha: 0 };
+  }
+  const alpha = strength(value, span);
+  return { value, tone: alpha === 0 ? 'zero' : value < 0 ? 'neg' : 'pos', alpha };
+}
+
+/** A magnitude on the sequential scale 0 … top. */
+export function sequentialCell(value: number | null, top: number): JacobianCell {
+  if (value === null) {
+    return { value, tone: 'nonfinite', alpha: 0 };
+  }
+  const alpha = strength(value, top);
+  return { value, tone: alpha === 0 ? 'zero' : 'pos', alpha };
+}
+
+/** "none disagrees", "1 disagrees", "3 disagree". */
+export function disagreeing(n: number): string {
+  return n === 0 ? 'none disagrees' : n === 1 ? '1 disagrees' : `${n} disagree`;
+}
+
+/**
+ * The launch check's samples as one Jacobian picture per (output, input)
+ * pair, after `jacobian_plot`: a column per compared input element, its AD
+ * and FD on a diverging scale shared by the two rows, |AD − FD| on a
+ * sequential one. Pairs with a disagreement come first, else in the order
+ * the server compared them.
+ */
+export function jacobianPanels(ev: LaunchEvidence): JacobianPanel[] {
+  const groups = new Map<string, LaunchSample[]>();
+  for (const s of ev.samples) {
+    const key = JSON.stringify([s.output, s.input]);
+    const list = groups.get(key);
+    if (list) {
+      list.push(s);
+    } else {
+      groups.set(key, [s]);
+    }
+  }
+  const panels = [...groups.values()].map((samples): JacobianPanel => {
+    const { input, output } = samples[0];
+    const sorted = [...samples].sort((a, b) => a.element - b.element);
+    const diffs = sorted.map((s) => (s.ad !== null && s.fd !== null ? Math.abs(s.ad - s.fd) : null));
+    const finite = (vs: (number | null)[]) => vs.filter((v): v is number => v !== null).map(Math.abs);
+    const span = Math.max(0, ...finite(sorted.flatMap((s) => [s.ad, s.fd])));
+    const diffSpan = Math.max(span, ...finite(diffs));
+    const columns = sorted.map((s, i): JacobianColumn => {
+      const worst = !s.ok && s.element === ev.element && s.input === ev.input && s.output === ev.output;
+      const title =
+        `d ${output}/d ${input}[${s.element}]: AD ${fmtPrecise(s.ad)}, FD ${fmtPrecise(s.fd)}, |AD − FD| ${fmtPrecise(diffs[i])}` +
+        (s.ok ? '' : ' — disagrees') +
+        (worst ? ' (the worst)' : '');
+      return { element: s.element, ok: s.ok, worst, ad: divergingCell(s.ad, span), fd: divergingCell(s.fd, span), diff: sequentialCell(diffs[i], diffSpan), title };
+    });
+    const failed = columns.filter((c) => !c.ok).length;
+    const n = columns.length;
+    const summary = `d ${output}/d ${input}: ${n} element${n === 1 ? '' : 's'} compared, ${disagreeing(failed)}`;
+    return { input, output, columns, failed, span, diffSpan, summary };
+  });
+  // Stable: the pairs that disagree first, each group in the server's order.
+  return [...panels.filter((p) => p.failed), ...panels.filter((p) => !p.failed)];
+}
+
+/** What the numbers are, for the picture's caption. */
+export function cotangentText(cotangent: Cotangent | null): string {
+  if (cotangent === 'ones') {
+    return 'Each value is d output/d input[element]';
+  }
+  if (cotangent === 'random') {
+    return 'Each value is the derivative of the output projected on a random output direction (a random cotangent w): d(w·output)/d input[element]';
+  }
+  return 'Each value is a derivative of the output with respect to input[element]';
 }

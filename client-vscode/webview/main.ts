@@ -4,7 +4,8 @@
  * the tape's nodes and edges after the toggles (`shownGraph.ts`) with
  * Graphviz (WebAssembly, bundled), badges and wires the nodes (`svg.ts`),
  * fits and zooms (`viewport.ts`), and beside it lists the findings (a click
- * filters the graph) and pictures of the FD results (`fdCharts.ts`).
+ * filters the graph) and pictures of the FD results (`fdCharts.ts`: error
+ * bars per harness verdict, Jacobian grids per launch check).
  *
  * Every string from the server is user data: it reaches the DOM through
  * `textContent` (or Graphviz's own SVG text), never as markup.
@@ -14,7 +15,7 @@ import './main.css';
 import { instance, type Viz } from '@viz-js/viz';
 import { parseHostMessage, type WebviewToHost } from '../shared/messages';
 import type { Finding, Location, TapeGraph, TapeGraphResult } from '../shared/protocol';
-import { harnessChart, launchPanel } from './fdCharts';
+import { harnessChart, jacobianFigure, launchPanel } from './fdCharts';
 import { fdEvidence, type ErrorScale } from './fdModel';
 import { ARROWS, nearestInDirection } from './nav';
 import { edgeText, findingHighlight, parseOptions, shownDot, shownGraph, type GraphOptions, type ShownGraph } from './shownGraph';
@@ -408,7 +409,8 @@ function fdSection(findings: Finding[]): HTMLElement | undefined {
     box.appendChild(label);
   }
   for (const ev of evidence) {
-    box.appendChild(ev.kind === 'harness' ? harnessChart(ev, scale) : launchPanel(ev));
+    // A launch check: its compared derivatives as Jacobian grids; only the worst one from an older server.
+    box.appendChild(ev.kind === 'harness' ? harnessChart(ev, scale) : ev.samples.length ? jacobianFigure(ev) : launchPanel(ev));
   }
   return box;
 }

@@ -2,7 +2,8 @@
  * The tape-graph page in headless Chromium, under the CSP the extension uses,
  * with a stubbed `acquireVsCodeApi`: it draws the fixture's DOT with the
  * bundled Graphviz, badges the nodes with findings, posts `navigate` when a
- * launch is clicked, and shows hostile labels as text.
+ * launch is clicked, shows hostile labels as text, and draws the FD pictures
+ * (error bars per harness verdict, Jacobian grids per launch check).
  *
  * Needs `npm run build` (client-vscode/out/webview) and Debian's chromium
  * (CHROMIUM_PATH, default /usr/bin/chromium); skips with a message without it.
@@ -84,8 +85,27 @@ function fdFindings(path: string): Finding[] {
     column: 1,
     data: { kernel: 'integrate', input: 'v', output: 'x_out', element: 5, ad: 0.75, fd: 0.25, max_abs_error: 0.5, checked: 48, failed: 3 },
   });
-  assert.ok(harness && launch);
-  return [harness, launch];
+  // A newer server's launch check: every compared derivative, over three (output, input) pairs; the last wraps.
+  const sample = (input: string, output: string, element: number, ad: number, fd: number, ok = true) => ({ input, output, element, ad, fd, ok });
+  const compared = [
+    sample('t', 'loss', 0, 1.5, 1.5000002),
+    sample('t', 'loss', 2, 0.75, 0.25, false),
+    sample('t', 'loss', 1, -0.5, -0.5),
+    sample('t', 'x_out', 7, 0.1, 0.1),
+    ...Array.from({ length: 20 }, (_, i) => sample('q', 'x_out', i * 3, Math.sin(i), Math.sin(i))),
+  ];
+  const jacobian = parseFinding({
+    id: 'tw404-samples',
+    code: 'TW404',
+    severity: 'error',
+    message: 'The adjoint of `advect` disagrees with finite differences at its launch.',
+    path,
+    line: 30,
+    column: 1,
+    data: { kernel: 'advect', input: 't', output: 'loss', element: 2, ad: 0.75, fd: 0.25, max_abs_error: 0.5, checked: compared.length, failed: 1, cotangent: 'random', samples: compared },
+  });
+  assert.ok(harness && launch && jacobian);
+  return [harness, launch, jacobian];
 }
 
 function serve(): Promise<http.Server> {
@@ -377,9 +397,61 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
     assert.equal(await chart.locator('g.tw-worst').count(), 1);
     await page.selectOption('#fd-scale', 'rel');
     assert.match((await page.locator(`figure.tw-fd-harness figcaption`).textContent()) ?? '', /relative error per sampled element/);
-    const panel = page.locator('figure.tw-fd-launch');
+    // an older server's launch check (no samples): its worst derivative only
+    const panel = page.locator('figure.tw-fd-launch[data-finding-id="tw404-k"]');
+    assert.equal(await panel.locator('svg.tw-jacobian').count(), 0);
     assert.match((await panel.textContent()) ?? '', /integrate: dx_out\/dv\[5\].*the worst of 48 derivatives compared \(3 fail\).*full Jacobian .* is not available/);
     assert.deepEqual(await panel.locator('g.tw-bar > title').allTextContents(), ['AD: 0.75', 'FD: 0.25', 'AD − FD: 0.5 (max abs error 0.5)']);
+  });
+
+  it('draws the compared derivatives of a launch check as AD, FD and |AD − FD| grids, failing elements marked, numbers on hover', async () => {
+    const figure = page.locator('figure.tw-fd-jacobian[data-finding-id="tw404-samples"]');
+    assert.match((await figure.locator('figcaption').textContent()) ?? '', /^advect — TW404 launch check: 24 derivatives compared, 1 disagrees\. Per output and input array, AD, FD and \|AD − FD\| for each compared input element\. Each value is .*projected on a random output direction/);
+    const svgs = figure.locator('svg.tw-jacobian');
+    // one grid per (output, input) pair, the one that disagrees first; each says what it shows
+    assert.deepEqual(await svgs.evaluateAll((ss) => ss.map((s) => [s.getAttribute('role'), s.getAttribute('aria-label')])), [
+      ['img', 'd loss/d t: 3 elements compared, 1 disagrees'],
+      ['img', 'd x_out/d t: 1 element compared, none disagrees'],
+      ['img', 'd x_out/d q: 20 elements compared, none disagrees'],
+    ]);
+    const loss = svgs.nth(0);
+    // a column per element, in element order, labelled with its index; three cells each
+    assert.deepEqual(await loss.locator('g.tw-jcol').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-element'))), ['0', '1', '2']);
+    assert.deepEqual(await loss.locator('.tw-col-label').allTextContents(), ['0', '1', '2']);
+    assert.equal(await loss.locator('rect.tw-cell').count(), 9);
+    assert.deepEqual(await loss.locator('.tw-tick:not(.tw-legend-text)').allTextContents(), ['AD', 'FD', '|AD − FD|']);
+    // the disagreeing element: outlined and marked; the others not
+    assert.equal(await figure.locator('g.tw-jcol.tw-fail').count(), 1);
+    const bad = loss.locator('g.tw-jcol[data-element="2"]');
+    assert.deepEqual(await bad.getAttribute('class'), 'tw-jcol tw-fail tw-worst');
+    assert.equal(await bad.locator('.tw-mark').evaluate((t) => t.firstChild?.textContent), '✖');
+    assert.equal(await bad.locator('rect.tw-fail-box').evaluate((r) => getComputedStyle(r).stroke), 'rgb(229, 20, 0)');
+    assert.equal(await figure.locator('g.tw-jcol.tw-ok .tw-fail-box, g.tw-jcol.tw-ok .tw-mark').count(), 0);
+    // every cell's hover text has the exact numbers
+    const titles = await bad.locator('rect.tw-cell > title').allTextContents();
+    assert.deepEqual(titles, Array(3).fill('d loss/d t[2]: AD 0.75, FD 0.25, |AD − FD| 0.5 — disagrees (the worst)'));
+    assert.equal(await loss.locator('g.tw-jcol[data-element="0"] rect.tw-row-fd > title').textContent(), 'd loss/d t[0]: AD 1.5, FD 1.5, |AD − FD| 2e-7');
+    // colours: AD and FD on one diverging scale (orange positive, purple negative), the difference in red, strength by value
+    const cell = (el: string, row: string) => loss.locator(`g.tw-jcol[data-element="${el}"] rect.tw-row-${row}`).evaluate((r) => [getComputedStyle(r).fill, r.getAttribute('fill-opacity')]);
+    assert.deepEqual(await cell('0', 'ad'), ['rgb(230, 97, 1)', '1']);
+    assert.deepEqual(await cell('2', 'fd'), ['rgb(230, 97, 1)', '0.167']);
+    assert.deepEqual(await cell('1', 'ad'), ['rgb(94, 60, 153)', '0.333']);
+    assert.deepEqual(await cell('2', 'diff'), ['rgb(229, 20, 0)', '0.333']);
+    assert.equal((await cell('0', 'diff'))[1], '0');
+    assert.match((await loss.locator('.tw-legend-text').allTextContents()).join(' | '), /^AD, FD: -1\.5 … 0 … 1\.5 \| \|AD − FD\|: 0 … 1\.5$/);
+    // hovering a cell frames it
+    const target = loss.locator('g.tw-jcol[data-element="2"] rect.tw-row-ad');
+    await target.hover();
+    assert.equal(await target.evaluate((r) => getComputedStyle(r).strokeWidth), '2px');
+    // readable at the panel's width: 20 elements wrap into a second band, and no grid is wider than the list beside the graph
+    const cols = await svgs.nth(2).locator('g.tw-jcol').evaluateAll((gs) => gs.map((g) => g.getBoundingClientRect().y));
+    assert.equal(cols.length, 20);
+    assert.ok(cols[19] > cols[0] + 20, 'the last columns wrap below the first');
+    const side = (await page.locator('.tw-side').boundingBox())!;
+    for (const box of await svgs.evaluateAll((ss) => ss.map((s) => s.getBoundingClientRect().toJSON() as DOMRect))) {
+      assert.ok(box.width > 100 && box.x >= side.x - 1 && box.x + box.width <= side.x + side.width + 1, JSON.stringify(box));
+    }
+    await page.locator('.tw-side').evaluate((el) => el.scrollTo(0, 0)); // the hover scrolled the list: the screenshot shows its top
   });
 
   it('follows the theme and saves a screenshot', async () => {
