@@ -6,7 +6,7 @@
  * (error bars per harness verdict, Jacobian grids per launch check).
  *
  * Needs `npm run build` (client-vscode/out/webview) and Debian's chromium
- * (CHROMIUM_PATH, default /usr/bin/chromium); skips with a message without it.
+ * (CHROMIUM_PATH, default /usr/bin/chromium); skips with a message without it (fails under CI).
  * TAPEWATCH_GRAPH_FIXTURE: another `tapewatch/tapeGraph` result to draw.
  * TAPEWATCH_SCREENSHOT: where to save the screenshot (default client-vscode/out/test).
  */
@@ -161,6 +161,12 @@ function stubScript(initialState: unknown): string {
 }
 
 const haveChromium = existsSync(CHROMIUM);
+if (process.env.CI && !haveChromium) {
+  // The full suite (scripts/test, CI) installs Chromium: missing, it is a failure there, not a skip.
+  it('has Chromium (CI)', () => {
+    assert.fail(`no Chromium at ${CHROMIUM}: run scripts/setup.sh --all`);
+  });
+}
 if (!haveChromium) {
   console.log(`# SKIP webview test: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 }
