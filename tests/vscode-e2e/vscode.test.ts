@@ -59,6 +59,8 @@ const SHOTS = path.resolve(ROOT, process.env.TAPEWATCH_E2E_SCREENSHOTS || ARTIFA
 const EXAMPLE = path.join(ROOT, 'examples', 'pingpong_helper.py');
 /** TW102 early, a printed line, then time.sleep(600): the run the cancel test stops. */
 const SLEEPER = path.join(__dirname, 'fixtures', 'cancel_after_finding.py');
+/** AD and FD agree for 4 steps of its horizon (STEPS = 8) and diverge at 5: what Bisect Horizon finds. */
+const LATE_BUG = path.join(ROOT, 'tests', 'harness', 'programs', 'late_bug.py');
 
 /** Timeouts (ms). The Warp run itself takes 3-10 s on a CPU; the first one also compiles kernels. */
 const T = {
@@ -339,6 +341,7 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     mkdirSync(path.join(userData, 'User'), { recursive: true });
     cpSync(EXAMPLE, path.join(workspace, path.basename(EXAMPLE)));
     cpSync(SLEEPER, path.join(workspace, path.basename(SLEEPER)));
+    cpSync(LATE_BUG, path.join(workspace, path.basename(LATE_BUG)));
     writeSettings();
     // code-server writes a default config.yaml and data under XDG folders: keep them in tmp.
     const env: NodeJS.ProcessEnv = {
@@ -783,6 +786,55 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
       assert.equal(await errors.count(), 0, 'no error toast');
       await runCommand('Tapewatch: Clear Diagnostics');
       await row.waitFor({ state: 'detached', timeout: T.ui });
+      await runCommand('View: Close All Editors');
+    });
+  });
+
+  it('bisects the horizon to the first diverging step, then compares the last two runs', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const p = requirePage();
+    const file = path.basename(LATE_BUG);
+    const launchLine = readFileSync(LATE_BUG, 'utf8').split('\n').findIndex((l) => l.includes('wp.launch(advance')) + 1;
+    assert.ok(launchLine > 0, `${file} launches advance`);
+    await step('Bisect Horizon: the toast names the step and goes to it', async () => {
+      await runCommand('Notifications: Clear All Notifications');
+      await quickOpen(file, file);
+      await runCommand('Tapewatch: Bisect Horizon');
+      // "Tapewatch: late_bug.py: AD and finite differences agree up to 4 steps and diverge at 5 (`STEPS`): ..."
+      const done = toast(/Tapewatch: late_bug\.py: AD and finite differences agree up to \d+ steps and diverge at \d+/);
+      await done.waitFor({ state: 'visible', timeout: T.run * 2 });
+      t.diagnostic(`bisect: ${(await done.innerText()).replace(/\s+/g, ' ').slice(0, 200)}`);
+      await done.locator('.monaco-button', { hasText: 'Go to Step' }).first().click({ timeout: T.ui });
+      await p.locator('.statusbar-item').filter({ hasText: `Ln ${launchLine}, Col` }).first().waitFor({ state: 'visible', timeout: T.ui });
+    });
+    await step('two runs, then Compare with Previous Run opens the rendered report', async () => {
+      await runCommand('Notifications: Clear All Notifications');
+      for (let n = 0; n < 2; n++) {
+        await runCommand('Tapewatch: Run Verification');
+        await toast(/Tapewatch: late_bug\.py/).waitFor({ state: 'visible', timeout: T.run });
+        await runCommand('Notifications: Clear All Notifications');
+      }
+      await runCommand('Tapewatch: Compare with Previous Run');
+      // The report is a Markdown preview (a webview): "# late_bug.py: this run against the previous one".
+      const wanted = `${file}: this run against the previous one`;
+      const deadline = Date.now() + T.graph;
+      let heading = '';
+      while (!heading.includes(wanted) && Date.now() < deadline) {
+        for (const frame of p.frames()) {
+          const h1 = (await frame.locator('h1').first().textContent({ timeout: 500 }).catch(() => null)) ?? '';
+          if (h1.includes(file)) {
+            heading = h1;
+          }
+        }
+        if (!heading.includes(wanted)) {
+          await sleep(250);
+        }
+      }
+      t.diagnostic(`compare report heading: ${heading}`);
+      assert.ok(heading.includes(wanted), `the comparison report renders: ${heading}`);
       await runCommand('View: Close All Editors');
     });
   });

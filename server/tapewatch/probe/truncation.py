@@ -14,7 +14,9 @@ message says how to tell.
 The same cut happens before a tape: steps launched outside any tape from a
 parameter (a warm-up, a settling phase) whose result the tape then reads.
 The gradient with respect to that parameter misses every such step; it is
-reported on the untaped launch when the tape differentiates the parameter.
+reported on the untaped launch when the tape differentiates the parameter
+from a loss (a backward seeded by hand chains adjoints itself, as
+checkpointing does).
 """
 
 from __future__ import annotations
@@ -112,7 +114,10 @@ class Truncation:
         for origin, record, access in state.__dict__.pop("truncations", []):
             shared = sorted(name for key, name in mark.parameters.items() if key in origin.mark.parameters)
             if shared and origin.mark.untaped:
-                self._report_untaped(origin, record, access, shared, site)
+                # A backward seeded by hand (no loss) chains adjoints itself, as checkpointing does
+                # (the forward run untaped, each segment re-recorded and seeded from the next).
+                if (args[0] if args else (kwargs or {}).get("loss")) is not None:
+                    self._report_untaped(origin, record, access, shared, site)
             elif shared:
                 self._report(origin, record, access, shared, mark)
         # What this tape records from now on (reused after a reset) is the next window.
