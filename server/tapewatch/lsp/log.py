@@ -31,7 +31,7 @@ class ClientLogHandler(logging.Handler):
     def __init__(self, server, level: int = logging.INFO):
         super().__init__(level)
         self.server = server
-        self.connected = False  # set once the client has initialized the session
+        self.connected = False  # set when the client sends initialize
         self.setFormatter(logging.Formatter("tapewatch: %(message)s"))
         self._fallback = logging.StreamHandler(sys.stderr)
         self._fallback.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))

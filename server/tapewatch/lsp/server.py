@@ -377,12 +377,14 @@ class TapewatchServer(LanguageServer):
         @fm.feature(types.INITIALIZE)
         def _initialize(params: types.InitializeParams) -> None:
             self._install_signal_handlers()
+            # From now on the client's log, not stderr: LSP allows window/logMessage during
+            # initialize, and waiting for `initialized` would race messages read right after it.
+            if self.log_handler is not None:
+                self.log_handler.connected = True
             self._dispatch("initialize", params)
 
         @fm.feature(types.INITIALIZED)
         async def _initialized(params: types.InitializedParams) -> None:
-            if self.log_handler is not None:
-                self.log_handler.connected = True  # from now on the client's log, not stderr
             await self._dispatch_async("initialized")
 
         @fm.feature(types.TEXT_DOCUMENT_DID_OPEN)
