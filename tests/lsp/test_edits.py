@@ -119,6 +119,8 @@ def edit(start, end, text, lines=LINES):
     ((3, 0), (3, 5), "zzz", 2, 2),        # below: untouched
     ((0, 2), (3, 2), "", 2, None),        # inside a multi-line deletion
     ((0, 0), (0, 0), "x\r\n", 1, 2),      # CRLF counts once
+    ((2, 0), (1, 0), "", 2, 1),           # a reversed range (end before start): as if in order
+    ((2, 0), (1, 0), "", 1, None),
 ])
 def test_line_rule(start, end, text, line, expected):
     assert edit(start, end, text).map_line(line) == expected
