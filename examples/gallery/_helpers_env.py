@@ -18,7 +18,7 @@ def normalize_in_place(v: wp.array(dtype=float), scale: float):
 class Env:
     def __init__(self, n):
         self.n = n
-        self.v = wp.full(n, 2.0, dtype=float, requires_grad=True)
+        self.v = wp.full(n, 1.5, dtype=float, requires_grad=True)
         self.v_next = wp.zeros(n, dtype=float, requires_grad=True)
 
     def step(self, c):

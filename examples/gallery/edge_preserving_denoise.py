@@ -64,10 +64,10 @@ def denoise(noisy, edge, loss, clean):
     wp.copy(interior, noisy)
     smoothed = wp.zeros(N, dtype=float, requires_grad=True)
     for _ in range(ITERS):
-        # Known imprecision: `smoothed` is rewritten each iteration after `clamp_range` read it. The clamp's
-        # adjoint depends only on which side of the bounds a value lies, and these values never reach them,
-        # so this overwrite leaves the gradient unchanged; Tapewatch cannot tell without replaying the adjoint.
-        wp.launch(diffuse, dim=N, inputs=[padded, edge, 0.2], outputs=[smoothed])  # expect: TW101
+        # `smoothed` is rewritten each iteration after `clamp_range` read it. The clamp's adjoint depends only
+        # on which side of the bounds a value lies, and these values never reach them: replaying that adjoint
+        # with the values it read and with the new ones gives the same gradients, so this one is information.
+        wp.launch(diffuse, dim=N, inputs=[padded, edge, 0.2], outputs=[smoothed])  # note: TW101
         wp.launch(clamp_range, dim=N, inputs=[smoothed, -0.5, 1.5], outputs=[interior])  # expect: TW101
     wp.launch(reconstruction_error, dim=N, inputs=[padded, clean], outputs=[loss])
     return padded

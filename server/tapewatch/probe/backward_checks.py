@@ -70,6 +70,9 @@ class BackwardChecks:
         if self._capturing(tape):
             pending["capturing"] = True
             return pending
+        if state is not None:
+            registry.attempt("measuring whether overwrites change the gradient",
+                             lambda: self.tracker.read_replay.check(tape, state, self))
         records = self.records(tape)
         registry.attempt("checking kernels without adjoint", lambda: self.disabled.check(tape, records))
         pending["leaves"] = registry.attempt("checking gradient accumulation",

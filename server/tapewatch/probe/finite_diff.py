@@ -64,33 +64,10 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
 
     args = entry.args
     n_in = len(entry.inputs)
-    for a in args:
-        if warp_seams.is_array_like(wp, a) and not isinstance(a, wp.array):
-            return {"status": "skipped", "reason": "indexed or fabric array argument"}
-
-    # Private copies of every array the launch can see, structs rebuilt around their copies.
-    copies: Dict[int, Any] = {}
-
-    def copy_of(a):
-        c = copies.get(id(a))
-        if c is None:
-            c = copies[id(a)] = wp.clone(a, requires_grad=bool(a.requires_grad))
-        return c
-
-    slots: Dict[Tuple[int, str], Any] = {}  # (pos, field) -> copy
-    cargs = []
-    for pos, a in enumerate(args):
-        if isinstance(a, wp.array):
-            c = copy_of(a)
-            slots[(pos, "")] = c
-            cargs.append(c)
-        elif a is not None and warp_seams.is_struct_instance(wp, a):
-            clone = _copy_struct(wp, a, copy_of, slots, pos, "")
-            if clone is None:
-                return {"status": "skipped", "reason": "struct argument that cannot be copied"}
-            cargs.append(clone)
-        else:
-            cargs.append(a)
+    try:
+        cargs, slots, copies = private_copies(wp, args)
+    except Unsupported as exc:
+        return {"status": "skipped", "reason": str(exc)}
     # An output the launch only writes or accumulates into (never reads) starts from zero in the
     # copies: its old contents cannot change the derivatives, and a large accumulated value (a loss
     # summed over earlier steps) would drown the finite differences in float rounding.
@@ -288,6 +265,45 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
     elif status == "skipped":
         out["reason"] = "no derivative could be compared"
     return out
+
+
+class Unsupported(Exception):
+    """A launch whose arguments cannot be copied (the message says why)."""
+
+
+def private_copies(wp, args) -> Tuple[list, Dict[Tuple[int, str], Any], Dict[int, Any]]:
+    """Private copies of every array a launch can see, structs rebuilt around their copies.
+
+    Returns ``(args, slots, copies)``: the launch's arguments with copies in
+    place of arrays; ``(position, field) -> copy``; ``id(original) -> copy``
+    (one copy per array, however often it is passed).
+    """
+    for a in args:
+        if warp_seams.is_array_like(wp, a) and not isinstance(a, wp.array):
+            raise Unsupported("indexed or fabric array argument")
+    copies: Dict[int, Any] = {}
+
+    def copy_of(a):
+        c = copies.get(id(a))
+        if c is None:
+            c = copies[id(a)] = wp.clone(a, requires_grad=bool(a.requires_grad))
+        return c
+
+    slots: Dict[Tuple[int, str], Any] = {}
+    cargs = []
+    for pos, a in enumerate(args):
+        if isinstance(a, wp.array):
+            c = copy_of(a)
+            slots[(pos, "")] = c
+            cargs.append(c)
+        elif a is not None and warp_seams.is_struct_instance(wp, a):
+            clone = _copy_struct(wp, a, copy_of, slots, pos, "")
+            if clone is None:
+                raise Unsupported("struct argument that cannot be copied")
+            cargs.append(clone)
+        else:
+            cargs.append(a)
+    return cargs, slots, copies
 
 
 def _copy_struct(wp, value, copy_of, slots, pos, prefix, depth=0):

@@ -72,15 +72,18 @@ def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callab
 
     @functools.wraps(orig_launch)
     def launch(kernel, *args, **kwargs):
-        if not kwargs.get("adjoint", False) and not standing_aside() and \
-                (warp_seams.recording_tape(wp) is None or kwargs.get("record_tape", True) is False):
-            guarded("tracking an untaped launch", lambda: _untaped(kernel, args, kwargs))
+        if not kwargs.get("adjoint", False) and not standing_aside():
+            if warp_seams.recording_tape(wp) is None or kwargs.get("record_tape", True) is False:
+                guarded("tracking an untaped launch", lambda: tracker.on_untaped_launch(kernel, _args(args, kwargs)))
+            else:
+                guarded("keeping what a taped launch overwrites",
+                        lambda: tracker.before_taped_launch(kernel, _args(args, kwargs)))
         return orig_launch(kernel, *args, **kwargs)
 
-    def _untaped(kernel, args, kwargs):
+    def _args(args, kwargs) -> list:
         inputs = kwargs.get("inputs", args[1] if len(args) > 1 else None) or []
         outputs = kwargs.get("outputs", args[2] if len(args) > 2 else None) or []
-        tracker.on_untaped_launch(kernel, list(inputs) + list(outputs))
+        return list(inputs) + list(outputs)
 
     ctx.launch = launch
     if getattr(wp, "launch", None) is orig_launch:

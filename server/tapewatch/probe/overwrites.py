@@ -52,7 +52,9 @@ def pick_reader(readers):
 
 
 def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg, kernel, op, warp_reported,
-               launch=None, head=None, key_extra=(), extra_related=(), primary=None):
+               launch=None, head=None, key_extra=(), extra_related=(), primary=None, state=None, readers=None):
+    """Report (or count again) one overwrite; ``state``/``readers``: the tape and every reader of the
+    array on it, whose adjoints ``read_replay`` replays at backward() to measure the harm."""
     registry = tracker.registry
     reader = entry.record
     if primary is None:
@@ -63,9 +65,12 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
     reader_what = registry.attempt("naming the reading launch's array", lambda: reader.access_name(entry.access))
     what = what or reader_what or "array"
     key = (code, what, arg, op, site.key()) + tuple(key_extra)
+    registry.attempt("keeping the overwritten reads for replay",
+                     lambda: tracker.read_replay.register(state, key, readers or [(entry, alias)]))
     existing = registry.get(key)
     if existing is not None:
-        upgrade = existing.severity == "information" and \
+        # A measured verdict stands until the next measurement (at backward()), not a static one.
+        upgrade = existing.severity == "information" and not existing.data.get("harmless_measured") and \
             registry.attempt("deciding whether the reader's adjoint uses the values",
                              lambda: harmless_reason(entry)) is None
         if not upgrade:
@@ -140,15 +145,16 @@ def _raw_location(site: Site) -> Optional[Location]:
 
 
 # -- the writes ---------------------------------------------------------------
-def report_launch_overwrite(tracker, record, access, entry, alias: bool, warp_reported: bool) -> None:
+def report_launch_overwrite(tracker, record, access, entry, alias: bool, warp_reported: bool, state=None,
+                            readers=None) -> None:
     registry = tracker.registry
     what = registry.attempt("naming a launch argument", lambda: record.access_name(access))
     overwrite(tracker, "TW101", access.array, entry, alias, site=record.site, names=("launch", "launch_tiled"),
                what=what, arg=record.access_label(access), kernel=record.kernel, op=record.kernel_name,
-               warp_reported=warp_reported, launch=record.index)
+               warp_reported=warp_reported, launch=record.index, state=state, readers=readers)
 
 
-def report_copy_overwrite(tracker, dest, src, entry, alias: bool) -> None:
+def report_copy_overwrite(tracker, dest, src, entry, alias: bool, state=None, readers=None) -> None:
     registry = tracker.registry
     site = Site.here()
     op = frames.api_called() or "copy"
@@ -157,14 +163,14 @@ def report_copy_overwrite(tracker, dest, src, entry, alias: bool) -> None:
     warp_reported = bool(warp_seams.warp_read_flag(dest) and getattr(dest, "grad", None) is not None
                          and getattr(src, "grad", None) is not None)
     overwrite(tracker, "TW102", dest, entry, alias, site=site, names=names, what=what, arg=None, kernel=None,
-               op=COPY_OPS.get(op, op), warp_reported=warp_reported)
+               op=COPY_OPS.get(op, op), warp_reported=warp_reported, state=state, readers=readers)
 
 
-def report_zero_fill_overwrite(tracker, arr, method: str, entry, alias: bool) -> None:
+def report_zero_fill_overwrite(tracker, arr, method: str, entry, alias: bool, state=None, readers=None) -> None:
     site = Site.here()
     what = tracker.registry.attempt("naming a zeroed array", lambda: method_object_name(site, method))
     overwrite(tracker, "TW103", arr, entry, alias, site=site, names=(method,), what=what, arg=None, kernel=None,
-               op="%s()" % method, warp_reported=False)
+               op="%s()" % method, warp_reported=False, state=state, readers=readers)
 
 
 def report_pending_writes(tracker, state, backward_site: Site, pending_writes=None, during: str = "") -> None:
@@ -203,7 +209,8 @@ def report_pending_writes(tracker, state, backward_site: Site, pending_writes=No
         overwrite(tracker, "TW106", pending.array, entry, pending.alias, site=site, names=names, what=what,
                   arg=arg, kernel=pending.kernel, op=_kernel_name(pending.kernel) if op == "launch" else op,
                   warp_reported=False, head=head,
-                  key_extra=(backward_site.key(),), extra_related=extra)
+                  key_extra=(backward_site.key(),), extra_related=extra, state=state,
+                  readers=pending.readers or None)
 
 
 def frames_op(op: str) -> str:

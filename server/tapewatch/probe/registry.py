@@ -77,6 +77,16 @@ class FindingRegistry:
         self.emit("finding", finding=finding.to_json())
         return finding
 
+    def revise(self, key, finding: Finding) -> Finding:
+        """The same finding judged again (a measurement changed its severity): same id and count,
+        emitted again (the event replaces it)."""
+        old = self._by_key[key]
+        finding.id = old.id
+        finding.count = old.count
+        self._by_key[key] = finding
+        self.emit("finding", finding=finding.to_json())
+        return finding
+
     def get(self, key) -> Optional[Finding]:
         return self._by_key.get(key)
 

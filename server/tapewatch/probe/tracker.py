@@ -30,6 +30,7 @@ from ..model import Location
 from . import frames, warp_seams
 from .kernel_access import kernel_access
 from .memory import SpanIndex
+from .read_replay import ReadReplay
 from .registry import FindingRegistry
 from .sites import Site
 
@@ -126,6 +127,7 @@ class PendingWrite(NamedTuple):
     kernel: Any  # for a launch
     args: list  # for a launch: its arguments (to name the array)
     alias: bool
+    readers: tuple = ()  # every (reader, alias) of the array on the tape, for read_replay
 
 
 class TapeState:
@@ -191,6 +193,8 @@ class Tracker:
         self.sensors: List[Any] = []  # objects with on_launch(state, record) / on_write(...)
         # While backward() runs a ``record_func`` callback: (tape state, its index on the tape, name).
         self.replaying: Optional[Tuple[Any, int, str]] = None
+        # The values overwritten reads held, replayed at backward() (is the gradient affected?).
+        self.read_replay = ReadReplay(self)
 
     # ------------------------------------------------------------------ tapes
     def tape_state(self, tape) -> TapeState:
@@ -256,6 +260,16 @@ class Tracker:
                         out.append(Access(i, path[len(label):], arr, read, write))
         return out
 
+    def before_taped_launch(self, kernel, args) -> None:
+        """A taped launch is about to run: keep what its writes will overwrite (see read_replay)."""
+        tape = self.recording_tape()
+        state = tape.__dict__.get("_tw_state") if tape is not None else None
+        if state is None or not state.reads:
+            return
+        for acc in self.accesses(kernel, args):
+            if acc.write:
+                self.read_replay.before_write(state, acc.array)
+
     def on_launch(self, tape, kernel, args, original: Callable[[], None]) -> None:
         """Called for each taped launch instead of Warp's access check (``original`` runs it)."""
         state = self.tape_state(tape)
@@ -282,7 +296,8 @@ class Tracker:
                 if readers:
                     entry, alias = overwrites.pick_reader(readers)
                     overwrites.report_launch_overwrite(self, record, acc, entry, alias,
-                                                       warp_reported=any(a is acc.array for a in flagged))
+                                                       warp_reported=any(a is acc.array for a in flagged),
+                                                       state=state, readers=readers)
                     self._covered.add(id(acc.array))
             for sensor in self.sensors:
                 if hasattr(sensor, "on_launch"):
@@ -387,7 +402,9 @@ class Tracker:
         src.__dict__["_tw_copy_read"] = (state.number, state.generation, Site.here())
         readers = self.readers_of(state, dest)
         if readers:
-            overwrites.report_copy_overwrite(self, dest, src, *overwrites.pick_reader(readers))
+            self.read_replay.before_write(state, dest)
+            overwrites.report_copy_overwrite(self, dest, src, *overwrites.pick_reader(readers),
+                                             state=state, readers=readers)
 
     def on_zero_or_fill(self, arr, method: str) -> None:
         self._seed_write(arr)
@@ -400,7 +417,9 @@ class Tracker:
         state = self.tape_state(tape)
         readers = self.readers_of(state, arr)
         if readers:
-            overwrites.report_zero_fill_overwrite(self, arr, method, *overwrites.pick_reader(readers))
+            self.read_replay.before_write(state, arr)
+            overwrites.report_zero_fill_overwrite(self, arr, method, *overwrites.pick_reader(readers),
+                                                  state=state, readers=readers)
 
     def on_untaped_launch(self, kernel, args) -> None:
         """A launch no tape records: its writes may clobber what a live tape read."""
@@ -463,6 +482,7 @@ class Tracker:
                 readers = [(e, alias) for e, alias in readers if e.record.tape_index < replaying[1]]
             if not readers:
                 continue
+            self.read_replay.before_write(state, arr)
             site = site or Site.here()
             from . import overwrites  # noqa: PLC0415
 
@@ -470,7 +490,7 @@ class Tracker:
             if replaying is not None:
                 if op == "copy":
                     op = frames.api_called() or "copy"
-                pending = PendingWrite(arr, entry, op, site, kernel, list(args), alias)
+                pending = PendingWrite(arr, entry, op, site, kernel, list(args), alias, tuple(readers))
                 overwrites.report_pending_writes(self, state, state.backward_site or site, [pending],
                                                  during=replaying[2])
                 continue
@@ -478,7 +498,8 @@ class Tracker:
                 continue
             if op == "copy":
                 op = frames.api_called() or "copy"
-            state.pending_writes.append(PendingWrite(arr, entry, op, site, kernel, list(args), alias))
+            state.pending_writes.append(PendingWrite(arr, entry, op, site, kernel, list(args), alias,
+                                                     tuple(readers)))
 
     def tapes_reading(self, arr) -> List[Tuple[Any, TapeState]]:
         """Live tapes (recorded, not yet differentiated) that read ``arr``'s memory."""

@@ -319,7 +319,7 @@ class Recorder:
 
 
 rec = Recorder()
-x = fresh()
+x = wp.full(N, 1.5, dtype=float, requires_grad=True)  # new values (copying equal ones would be harmless)
 out = fresh()
 tape = wp.Tape()
 with tape:
