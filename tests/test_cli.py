@@ -129,3 +129,43 @@ def test_a_relative_python_means_the_callers_folder(tmp_path):
     proc = check(script, "--python", python, "--format", "json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert json.loads(proc.stdout)["status"] == "ok"
+
+
+NO_BACKWARD = '''import warp as wp
+
+
+@wp.kernel
+def square(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = x[i] * x[i]
+
+
+@wp.kernel(enable_backward=False)
+def peak(x: wp.array(dtype=float), out: wp.array(dtype=float)):
+    wp.atomic_max(out, 0, x[wp.tid()])
+
+
+x = wp.array([1.0, 2.0], dtype=float, requires_grad=True)
+y = wp.zeros(2, dtype=float, requires_grad=True)
+out = wp.zeros(1, dtype=float)
+tape = wp.Tape()
+with tape:
+    wp.launch(square, dim=2, inputs=[x], outputs=[y])
+    {taped}
+tape.backward(grads={{y: wp.ones(2, dtype=float)}})
+wp.launch(peak, dim=2, inputs=[y], outputs=[out])
+'''
+
+
+def test_a_lint_on_a_decorator_follows_where_the_run_launched_its_kernel(tmp_path):
+    """TW305 sits on ``@wp.kernel(enable_backward=False)``: information when the run launched the kernel
+    only outside differentiated tapes; folded into the measured TW405 when a differentiated tape holds it."""
+    found = {}
+    for name, taped in (("after", "pass"), ("taped", "wp.launch(peak, dim=2, inputs=[x], outputs=[out])")):
+        script = tmp_path / ("%s.py" % name)
+        script.write_text(NO_BACKWARD.format(taped=taped))
+        doc = json.loads(check(script, "-q", "--format", "json", "--no-evidence").stdout)
+        found[name] = [(f["code"], f["line"], f["severity"], f["message"]) for f in doc["findings"]]
+    [(code, line, severity, message)] = found["after"]
+    assert (code, line, severity) == ("TW305", 10, "information") and "Not confirmed" in message
+    assert [f[:3] for f in found["taped"]] == [("TW405", 10, "warning")]

@@ -26,7 +26,7 @@ class Env:
 
     def metrics(self):
         # rescales the velocities for a plot, in place
-        wp.launch(normalize_in_place, dim=self.n, inputs=[self.v, 0.5])  # expect[untaped_reset_method]: TW106
+        wp.launch(normalize_in_place, dim=self.n, inputs=[self.v, 0.5])
 
     def reset(self):
-        self.v.fill_(2.0)  # expect[untaped_reset_method]: TW106
+        self.v.fill_(2.0)

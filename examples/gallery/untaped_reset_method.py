@@ -25,8 +25,8 @@ for episode in range(2):
     with tape:
         env.step(c)
         wp.launch(cost, dim=4, inputs=[env.v_next], outputs=[out])
-    env.metrics()
-    env.reset()
+    env.metrics()  # expect: TW106
+    env.reset()  # expect: TW106
     tape.backward(out)
     print("d cost / d c", c.grad.numpy())
     tape.zero()

@@ -37,12 +37,12 @@ class Glider:
                    for _ in range(steps)]
 
     def step(self, t):
-        wp.launch(glide, dim=4, inputs=[self.xs[t], self.vs[t], self.drag],  # expect: TW207
+        wp.launch(glide, dim=4, inputs=[self.xs[t], self.vs[t], self.drag],
                   outputs=[self.xs[t + 1], self.vs[t + 1]])
 
     def fit_gradient(self, seen):
         for t in range(WARMUP):
-            self.step(t)
+            self.step(t)  # expect: TW207
         loss = wp.zeros(1, dtype=float, requires_grad=True)
         tape = wp.Tape()
         with tape:

@@ -144,8 +144,9 @@ def _enclosing_defs(source: bytes):
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return lambda line: None
-    spans = [(n.lineno, getattr(n, "end_lineno", n.lineno), n.name) for n in ast.walk(tree)
-             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    # A def's decorators belong to it (TW305 sits on ``@wp.kernel(enable_backward=False)``).
+    spans = [(min([n.lineno] + [d.lineno for d in n.decorator_list]), getattr(n, "end_lineno", n.lineno), n.name)
+             for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     spans.sort(key=lambda s: s[1] - s[0])
 
     def find(line: int) -> Optional[str]:

@@ -8,6 +8,10 @@ parameter itself has changed since (an optimizer step).  Intentional
 accumulation, several backward passes before one step (mini-batches, a tape
 per window), leaves the parameter unchanged and is not reported.
 
+When the program did zero a gradient after the previous backward, only
+not this one (``loss.grad.zero_()`` where ``tape.zero()`` was meant), the
+finding sits on that call: it is the line to change.
+
 Parameters are the tape's leaves: float arrays with ``requires_grad`` that
 its launches read and never write.  Each check is two float64 sums per
 leaf; leaves larger than ``MAX_ELEMENTS`` are skipped to bound the cost.
@@ -20,6 +24,7 @@ from typing import List
 from .. import codes
 from ..model import Finding, Related
 from . import related as rel
+from .overwrites import method_object_name
 from .sites import Site
 from .tracker import differentiable
 
@@ -30,6 +35,7 @@ class AccumulationCheck:
     def __init__(self, wp, tracker):
         self.wp = wp
         self.tracker = tracker
+        self.serial = 0  # backward() calls seen
 
     def before(self, tape) -> list:
         """Check the tape's parameters; returns them for ``after`` (backward adds no launch)."""
@@ -39,17 +45,27 @@ class AccumulationCheck:
             mark = arr.__dict__.get("_tw_grad_mark")
             if mark is None:
                 continue
-            grad_sum, value_sum, previous = mark
+            grad_sum, value_sum, previous, serial = mark
             g = _sum(arr.grad)
             if g != 0.0 and g == grad_sum and _sum(arr) != value_sum:
                 site = site or Site.here()
-                self._report(arr, record, access, site, previous, tape.__dict__.get("_tw_empty_zero"))
+                zeroed = self.tracker.last_grad_zero
+                self._report(arr, record, access, site, previous, tape.__dict__.get("_tw_empty_zero"),
+                             zeroed[1] if zeroed is not None and zeroed[0] == serial else None)
         return leaves
 
-    def after(self, leaves: list) -> None:
+    def after(self, tape, leaves: list) -> None:
+        self.serial += 1
         where = Site.here().location((".backward", "backward"))
         for arr, _, _ in leaves:
-            arr.__dict__["_tw_grad_mark"] = (_sum(arr.grad), _sum(arr), where)
+            arr.__dict__["_tw_grad_mark"] = (_sum(arr.grad), _sum(arr), where, self.serial)
+        # Every gradient of the tape, to tell which one a later zero_() zeroed.
+        state = tape.__dict__.get("_tw_state")
+        for record in state.launches if state is not None else ():
+            for access in record.accesses:
+                grad = getattr(access.array, "grad", None)
+                if grad is not None:
+                    grad.__dict__["_tw_grad_of_backward"] = self.serial
 
     def _leaves(self, tape) -> list:
         state = tape.__dict__.get("_tw_state")
@@ -68,7 +84,7 @@ class AccumulationCheck:
                     out.append((arr, record, access))
         return out
 
-    def _report(self, arr, record, access, site: Site, previous, empty_zero=None) -> None:
+    def _report(self, arr, record, access, site: Site, previous, empty_zero=None, other_zero=None) -> None:
         registry = self.tracker.registry
         what = registry.attempt("naming a parameter", lambda: record.access_name(access)) or \
             record.access_label(access)
@@ -99,6 +115,17 @@ class AccumulationCheck:
                        message[0].lower() + message[1:-len(" Zero the gradients between steps (tape.zero()).")] +
                        " Call zero() after backward() (once the optimizer used the gradients), on the tape that "
                        "recorded the step.")
+        elif other_zero is not None:
+            zeroed_at = registry.attempt("locating a zero_()", lambda: other_zero.location(("zero_",)))
+            zeroed = registry.attempt("naming a zeroed gradient", lambda: method_object_name(other_zero, "zero_"))
+            if zeroed_at is not None:
+                # The user zeroed a gradient after the last step, but not this one: that call is what to change.
+                related.insert(0, Related(location, "the backward() that adds to the stale gradient", "backward"))
+                location = zeroed_at
+                message = ("This zeroes %s, but not `%s.grad`: " % ("`%s`" % zeroed if zeroed else "a gradient", what)
+                           + message[0].lower() + message[1:-len(" Zero the gradients between steps (tape.zero()).")]
+                           + " Zero the gradients of the parameters (tape.zero() zeroes every gradient the tape "
+                           "recorded).")
         registry.report(key, Finding(
             code="TW202", message=message, location=location,
             severity=codes.severity("TW202"), related=related, data={"array": what},

@@ -76,7 +76,7 @@ class BackwardChecks:
         records = self.records(tape)
         registry.attempt("checking kernels without adjoint", lambda: self.disabled.check(tape, records))
         pending["leaves"] = registry.attempt("checking gradient accumulation",
-                                             lambda: self.accumulation.before(tape), [])
+                                             lambda: self.accumulation.before(tape), None)
         if self.check_launches:
             registry.attempt("checking launch adjoints", lambda: self.launches.check_tape(tape, self.signature(tape)))
         pending["finite"] = self._sample(tape, site)
@@ -91,7 +91,7 @@ class BackwardChecks:
         if pending.get("capturing"):
             return
         registry.attempt("checking gradient accumulation",
-                         lambda: self.accumulation.after(pending.get("leaves") or []))
+                         lambda: self.accumulation.after(tape, pending.get("leaves") or []))
         state = tape.__dict__.get("_tw_state")
         if state is not None:
             for sensor in self.tracker.sensors:

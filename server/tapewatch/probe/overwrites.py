@@ -13,13 +13,14 @@ internal error and the finding goes out with the kernel's own labels.
 
 from __future__ import annotations
 
+import os
 from typing import List, Optional
 
 from .. import codes
 from ..model import Finding, Location, Related
 from . import frames, related as rel, warp_seams
 from .kernel_access import kernel_access
-from .sites import Site
+from .sites import Site, ordering_snap
 
 COPY_OPS = {"copy": "wp.copy", "clone": "wp.clone", "assign": "array.assign"}
 
@@ -52,7 +53,8 @@ def pick_reader(readers):
 
 
 def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg, kernel, op, warp_reported,
-               launch=None, head=None, key_extra=(), extra_related=(), primary=None, state=None, readers=None):
+               launch=None, head=None, key_extra=(), extra_related=(), primary=None, state=None, readers=None,
+               key=None):
     """Report (or count again) one overwrite; ``state``/``readers``: the tape and every reader of the
     array on it, whose adjoints ``read_replay`` replays at backward() to measure the harm."""
     registry = tracker.registry
@@ -64,7 +66,7 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
                                 lambda: frames.name_by_identity(arr, frames.innermost_user_frame()))
     reader_what = registry.attempt("naming the reading launch's array", lambda: reader.access_name(entry.access))
     what = what or reader_what or "array"
-    key = (code, what, arg, op, site.key()) + tuple(key_extra)
+    key = key or (code, what, arg, op, site.key()) + tuple(key_extra)
     registry.attempt("keeping the overwritten reads for replay",
                      lambda: tracker.read_replay.register(state, key, readers or [(entry, alias)]))
     existing = registry.get(key)
@@ -201,6 +203,20 @@ def report_pending_writes(tracker, state, backward_site: Site, pending_writes=No
         entry = pending.entry
         what = what or registry.attempt("naming the reading launch's array",
                                         lambda: entry.record.access_name(entry.access)) or "array"
+        # A write inside a helper (``env.reset()``) is moved where it is called, next to backward().
+        ordered = registry.attempt("finding where a write is ordered against backward()", lambda: ordering_snap(
+            site, backward_site, [r.site for r in state.launches])) if not during else None
+        primary, key, related = None, None, list(extra)
+        if ordered is not None:
+            primary = ordered.location(())
+            key = ("TW106", "ordered", (primary.path, primary.line), backward_site.key())
+            inner = registry.attempt("locating a write", lambda: site.location(names))
+            if inner is not None:
+                related.insert(0, Related(inner, "the write to `%s` inside the call" % what, "write"))
+            callee = site.snaps[site.snaps.index(ordered) - 1].f_code.co_name
+            through = label.replace(", launched outside the tape,", " launched outside the tape").rstrip(",")
+            label = "`%s()` (through %s%s)" % (callee, through, " at %s:%d" % (
+                os.path.basename(inner.path), inner.line) if inner else "")
         if during:
             head = ("%s writes `%s` during backward(), in `%s` (recorded with tape.record_func), before the "
                     "adjoint of the launch that read it has replayed" % (label, what, during))
@@ -209,8 +225,8 @@ def report_pending_writes(tracker, state, backward_site: Site, pending_writes=No
         overwrite(tracker, "TW106", pending.array, entry, pending.alias, site=site, names=names, what=what,
                   arg=arg, kernel=pending.kernel, op=_kernel_name(pending.kernel) if op == "launch" else op,
                   warp_reported=False, head=head,
-                  key_extra=(backward_site.key(),), extra_related=extra, state=state,
-                  readers=pending.readers or None)
+                  key_extra=(backward_site.key(),), extra_related=related, state=state,
+                  readers=pending.readers or None, primary=primary, key=key)
 
 
 def frames_op(op: str) -> str:

@@ -79,3 +79,33 @@ def def_location(func) -> Optional[Location]:
         if stripped.startswith("def ") or stripped.startswith("async def "):
             return Location(code.co_filename, i + 1, len(lines[i]) - len(stripped) + 1)
     return Location(code.co_filename, line, 1)
+
+
+def ordering_snap(write: Site, anchor: Site, recorded: Sequence[Site]) -> Optional[FrameSnap]:
+    """Where a write is *ordered* against a tape, when that is not the write itself.
+
+    A write made between recording and ``backward()`` (or untaped steps run
+    before the tape) is fixed by moving it, and it moves where the user
+    orders it against ``anchor`` (the ``backward()``, the tape): in the
+    innermost function both pass through, the statement that leads to the
+    write (``bank.reset()``, ``rope.advance(wind, t)``), unless that
+    statement also records on the tape (then the same question one call
+    deeper).  None when the write itself is that statement, or when the two
+    share no frame.
+    """
+    w, a = list(reversed(write.snaps)), list(reversed(anchor.snaps))  # outermost first
+    level = None
+    for i in range(min(len(w), len(a))):
+        if w[i].f_code is not a[i].f_code:
+            return None  # no common function left (another thread, or the stacks were cut)
+        if w[i].f_lasti != a[i].f_lasti:
+            level = i
+            break
+    if level is None or level == len(w) - 1:
+        return None
+    taped = [list(reversed(s.snaps)) for s in recorded]
+    for j in range(level, len(w) - 1):
+        path = [(s.f_code, s.f_lasti) for s in w[:j + 1]]
+        if not any(len(r) > j and [(s.f_code, s.f_lasti) for s in r[:j + 1]] == path for r in taped):
+            return w[j]
+    return None

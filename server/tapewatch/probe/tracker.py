@@ -195,6 +195,7 @@ class Tracker:
         self.replaying: Optional[Tuple[Any, int, str]] = None
         # The values overwritten reads held, replayed at backward() (is the gradient affected?).
         self.read_replay = ReadReplay(self)
+        self.last_grad_zero: Optional[Tuple[int, Site]] = None  # (backward serial, where)
 
     # ------------------------------------------------------------------ tapes
     def tape_state(self, tape) -> TapeState:
@@ -408,6 +409,11 @@ class Tracker:
 
     def on_zero_or_fill(self, arr, method: str) -> None:
         self._seed_write(arr)
+        serial = arr.__dict__.get("_tw_grad_of_backward")
+        if serial is not None and method == "zero_" and (self.last_grad_zero is None
+                                                          or self.last_grad_zero[0] != serial):
+            # the first gradient zeroed after that backward (where a missing zero_() goes), for TW202
+            self.last_grad_zero = (serial, Site.here())
         tape = self.recording_tape()
         if tape is None:
             self.on_untaped_write(arr, method)

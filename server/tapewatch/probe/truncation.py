@@ -26,7 +26,7 @@ from typing import Dict, List, NamedTuple, Optional
 from .. import codes
 from ..model import Finding, Location, Related
 from . import warp_seams
-from .sites import Site
+from .sites import Site, ordering_snap
 from .kernel_access import kernel_access
 from .tracker import differentiable
 
@@ -117,7 +117,7 @@ class Truncation:
                 # A backward seeded by hand (no loss) chains adjoints itself, as checkpointing does
                 # (the forward run untaped, each segment re-recorded and seeded from the next).
                 if (args[0] if args else (kwargs or {}).get("loss")) is not None:
-                    self._report_untaped(origin, record, access, shared, site)
+                    self._report_untaped(origin, record, access, shared, site, state)
             elif shared:
                 self._report(origin, record, access, shared, mark)
         # What this tape records from now on (reused after a reset) is the next window.
@@ -171,9 +171,13 @@ class Truncation:
                                                             "earlier_tape": origin.mark.number}))
 
 
-    def _report_untaped(self, origin, record, access, shared: List, backward_site: Site) -> None:
+    def _report_untaped(self, origin, record, access, shared: List, backward_site: Site, state) -> None:
         registry = self.tracker.registry
-        key = ("TW207", "untaped", origin.site.key(), record.site.key())
+        # Steps launched inside a helper (``rope.advance(wind, t)``) move where the helper is called.
+        ordered = registry.attempt("finding where untaped steps are ordered against the tape", lambda: ordering_snap(
+            origin.site, backward_site, [r.site for r in state.launches]))
+        where = ordered.location(()) if ordered is not None else None
+        key = ("TW207", "untaped", (where.path, where.line) if where else origin.site.key(), record.site.key())
         if registry.bump(key):
             return
         what = registry.attempt("naming an array", lambda: record.access_name(access)) or \
@@ -193,8 +197,10 @@ class Truncation:
                                     lambda: backward_site.location((".backward", "backward")))
         if back_loc is not None:
             related.append(Related(back_loc, "the backward() whose gradient misses those steps", "backward"))
-        loc = registry.attempt("locating a launch", lambda: origin.site.location(("launch", "launch_tiled"))) \
-            or read_loc
+        launched = registry.attempt("locating a launch", lambda: origin.site.location(("launch", "launch_tiled")))
+        loc = where or launched or read_loc
+        if where is not None and launched is not None:
+            related.insert(0, Related(launched, "`%s` launched here, inside the call" % origin.kernel, "writer"))
         registry.report(key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
                                      related=related, data={"array": what, "parameters": shared[:3],
                                                             "earlier_tape": None}))
