@@ -68,6 +68,11 @@ class Truncation:
                     pending = state.__dict__.setdefault("truncations", [])
                     if not any(p[0].mark is origin.mark for p in pending):
                         pending.append((origin, record, access))
+                elif origin is not None and origin.mark is mark and origin.carried is not None:
+                    # Carried outside the recording between two stretches of this same tape.
+                    carries = state.__dict__.setdefault("carries", [])
+                    if not any(p[0].carried.key() == origin.carried.key() for p in carries):
+                        carries.append((origin, record, access))
             if access.write:
                 arr.__dict__["_tw_origin"] = Origin(mark, record.site, record.kernel_name, None)
 
@@ -120,6 +125,10 @@ class Truncation:
                     self._report_untaped(origin, record, access, shared, site, state)
             elif shared:
                 self._report(origin, record, access, shared, mark)
+        for origin, record, access in state.__dict__.pop("carries", []):
+            shared = _parameters_upstream(state, origin)
+            if shared:
+                self._report_carry(origin, record, access, shared, site)
         # What this tape records from now on (reused after a reset) is the next window.
         state.__dict__["mark"] = TapeMark(state.number, mark.created)
 
@@ -171,6 +180,42 @@ class Truncation:
                                                             "earlier_tape": origin.mark.number}))
 
 
+    def _report_carry(self, origin, record, access, shared: List, backward_site: Site) -> None:
+        registry = self.tracker.registry
+        key = ("TW207", "carry", origin.carried.key(), record.site.key())
+        if registry.bump(key):
+            return
+        from .overwrites import copy_dest_name  # noqa: PLC0415 (overwrites imports the tracker)
+
+        what = registry.attempt("naming a copy's destination", lambda: copy_dest_name(
+            origin.carried, "assign", ("assign",)) or copy_dest_name(origin.carried, "copy", ("copy", "clone"))) \
+            or registry.attempt(
+            "naming an array", lambda: record.access_name(access)) or record.access_label(access)
+        params = ", ".join("`%s`" % n for n in shared[:3])
+        message = (
+            "This carries what `%s` computed into `%s` while the tape is not recording, between two stretches "
+            "recorded on the same tape: backward() stops at `%s` (nothing on the tape wrote it), so the gradient "
+            "with respect to %s misses every step before this carry (truncation). Do the carry inside `with "
+            "tape:` (a taped copy has an adjoint), or pass the array itself to the next step."
+            % (origin.kernel, what, what, params))
+        related: List[Related] = []
+        wrote = registry.attempt("locating a launch", lambda: origin.site.location(("launch", "launch_tiled")))
+        if wrote is not None:
+            related.append(Related(wrote, "`%s` computed it on the tape" % origin.kernel, "writer"))
+        read_loc = registry.attempt("locating a launch", record.location)
+        if read_loc is not None:
+            related.append(Related(read_loc, "`%s` reads the carried `%s` here, on the same tape"
+                                   % (record.kernel_name, what), "reader"))
+        back_loc = registry.attempt("locating a backward() call",
+                                    lambda: backward_site.location((".backward", "backward")))
+        if back_loc is not None:
+            related.append(Related(back_loc, "the backward() whose gradient stops at the carry", "backward"))
+        loc = registry.attempt("locating a copy", lambda: origin.carried.location(
+            ("copy", "clone", "assign", "launch", "launch_tiled"))) or read_loc
+        registry.report(key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
+                                     related=related, data={"array": what, "parameters": shared[:3],
+                                                            "earlier_tape": None, "carried": True}))
+
     def _report_untaped(self, origin, record, access, shared: List, backward_site: Site, state) -> None:
         registry = self.tracker.registry
         # Steps launched inside a helper (``rope.advance(wind, t)``) move where the helper is called.
@@ -204,6 +249,33 @@ class Truncation:
         registry.report(key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
                                      related=related, data={"array": what, "parameters": shared[:3],
                                                             "earlier_tape": None}))
+
+
+def _parameters_upstream(state, origin: Origin) -> List[str]:
+    """The tape's parameters that the launch which wrote a carried value depends on (through the tape)."""
+    carried = set()
+    for r in state.launches:
+        for x in r.accesses:
+            o = x.array.__dict__.get("_tw_origin")
+            if x.read and o is not None and o.carried is not None and o.mark.number == state.number:
+                carried.add(id(x.array))  # a carried array is no parameter: it is the cut itself
+    params = {k: v for k, v in _parameters(state).items() if k not in carried}
+    upstream: Dict[int, set] = {k: {k} for k in params}  # id(array) -> the parameters it depends on
+    names: set = set()
+    key = origin.site.key()
+    for r in state.launches:
+        reads = set()
+        for x in r.accesses:
+            if x.read:
+                reads |= upstream.get(id(x.array), set())
+        if not reads:
+            continue
+        for x in r.accesses:
+            if x.write:
+                upstream[id(x.array)] = upstream.get(id(x.array), set()) | reads
+        if r.site.key() == key and r.kernel_name == origin.kernel:
+            names |= {params[k] for k in reads}
+    return sorted(names)
 
 
 def _rewritten_first(record) -> set:
