@@ -66,6 +66,7 @@ class AccumulationCheck:
                 grad = getattr(access.array, "grad", None)
                 if grad is not None:
                     grad.__dict__["_tw_grad_of_backward"] = self.serial
+                    grad.__dict__.pop("_tw_zeroed", None)  # a new gradient (grad_reads)
 
     def _leaves(self, tape) -> list:
         state = tape.__dict__.get("_tw_state")

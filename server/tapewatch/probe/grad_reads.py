@@ -1,4 +1,4 @@
-"""TW205: a gradient read before its own backward().
+"""TW205: a gradient read before its own backward(), or after tape.zero() cleared it.
 
 Between the start of a tape's recording and that tape's ``backward()``, the
 ``.grad`` of an array the tape reads still holds the previous iteration's
@@ -6,6 +6,11 @@ gradient (or zeros after ``tape.zero()``).  Reading it there — an optimizer
 step, ``.numpy()``, a copy — uses a stale gradient: the classic misordered
 loop (step, then backward).  Reads are remembered on the tape and reported
 only if that tape's ``backward()`` really runs, at the line that read.
+
+The mirror image: a gradient that a backward filled, cleared by
+``tape.zero()``, then read before any backward fills it again (cloned to
+seed another tape's backward, copied, ``.numpy()``): the read gets zeros.
+Reported at once, at the read, when the cleared gradient was not all zeros.
 """
 
 from __future__ import annotations
@@ -16,6 +21,9 @@ from .. import codes
 from ..model import Finding, Related
 from . import related as rel
 from .sites import Site
+
+
+MAX_ZEROED_ELEMENTS = 1 << 24  # gradients larger than this are not inspected at tape.zero()
 
 
 class GradRead(NamedTuple):
@@ -41,6 +49,40 @@ class GradReads:
 
     def on_numpy(self, arr) -> None:
         self.on_read(arr, "`.numpy()`")
+
+    # -- reads after tape.zero() ---------------------------------------------
+    def on_tape_zero(self, tape) -> None:
+        import numpy as np  # noqa: PLC0415
+
+        from . import warp_seams  # noqa: PLC0415
+
+        site = None
+        for grad in warp_seams.tape_gradients(tape):
+            d = getattr(grad, "__dict__", None)
+            if d is None or "_tw_grad_of_backward" not in d or getattr(grad, "size", 0) > MAX_ZEROED_ELEMENTS:
+                continue
+            if np.any(grad.numpy() != 0):  # what the zero() is about to discard
+                site = site or Site.here()
+                d["_tw_zeroed"] = site
+
+    def on_zeroed_grad_read(self, grad, how: str) -> None:
+        registry = self.tracker.registry
+        zeroed = grad.__dict__.get("_tw_zeroed")
+        site = Site.here()
+        key = ("TW205", "zeroed", site.key())
+        if zeroed is None or registry.bump(key):
+            return
+        zero_loc = registry.attempt("locating a tape's zero()", lambda: zeroed.location(("zero",)))
+        message = ("This reads a gradient (%s) after tape.zero()%s cleared it: it holds zeros, not the gradient the "
+                   "last backward() computed. Read or copy the gradient before zero(), or zero after its last use."
+                   % (how, " (line %d)" % zero_loc.line if zero_loc is not None else ""))
+        related: List[Related] = []
+        if zero_loc is not None:
+            related.append(Related(zero_loc, "the zero() that cleared it", "zero"))
+        related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(site), []))
+        loc = registry.attempt("locating a read", lambda: site.location(("clone", "copy", "numpy")))
+        registry.report(key, Finding(code="TW205", message=message, location=loc, severity=codes.severity("TW205"),
+                                     related=related, data={"how": how, "zeroed": True}))
 
     def on_untaped_launch(self, kernel, accesses) -> None:
         from . import warp_seams  # noqa: PLC0415

@@ -171,6 +171,8 @@ def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callab
         # (TW202), that call is the line to change.
         guarded("noting a tape's zero()", lambda: self.__dict__.__setitem__(
             "_tw_empty_zero", Site.here() if warp_seams.tape_length(self) == 0 and not self.gradients else None))
+        if not standing_aside():
+            guarded("noting a tape's zero()", lambda: tracker.on_tape_zero(self))
         return orig_zero(self, *args, **kwargs)
 
     tape_cls.zero = zero

@@ -450,6 +450,7 @@ class Tracker:
 
     def on_numpy(self, arr) -> None:
         """The script took ``arr.numpy()`` (a read, and on the CPU a writable view)."""
+        self._zeroed_read(arr, "`.numpy()`")
         if not self._live:
             return
         for sensor in self.sensors:
@@ -457,11 +458,25 @@ class Tracker:
                 self.registry.attempt("checking a .numpy() call", lambda: sensor.on_numpy(arr))
 
     def on_copy_source(self, src) -> None:
+        self._zeroed_read(src, "a copy")
         if not self._live:
             return
         for sensor in self.sensors:
             if hasattr(sensor, "on_read"):
                 self.registry.attempt("checking a copy's source", lambda: sensor.on_read(src, "wp.copy"))
+
+    def _zeroed_read(self, arr, how: str) -> None:
+        """A read of a gradient that tape.zero() cleared after a backward filled it (grad_reads)."""
+        if "_tw_zeroed" in getattr(arr, "__dict__", {}):
+            for sensor in self.sensors:
+                if hasattr(sensor, "on_zeroed_grad_read"):
+                    self.registry.attempt("checking a read of a zeroed gradient",
+                                          lambda: sensor.on_zeroed_grad_read(arr, how))
+
+    def on_tape_zero(self, tape) -> None:
+        for sensor in self.sensors:
+            if hasattr(sensor, "on_tape_zero"):
+                self.registry.attempt("checking a tape's zero()", lambda: sensor.on_tape_zero(tape))
 
     def on_untaped_write(self, arr, op: str) -> None:
         for sensor in self.sensors:
