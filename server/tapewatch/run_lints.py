@@ -103,7 +103,7 @@ def lint_run(script: str, kernels: List[dict], findings: List[Finding]) -> List[
 
 # Kernel-code lints that make a kernel's own adjoint wrong: a measured TW404 on that kernel is most
 # likely one of them, so it moves from the kernel's ``def`` onto the statement to change.
-_ADJOINT_LINTS = ("TW301", "TW302", "TW303")
+_ADJOINT_LINTS = ("TW301", "TW302", "TW303", "TW308")
 
 
 def explain_launch_failures(kernels: List[dict], runtime: List[Finding], lints: List[Finding]) -> None:

@@ -38,3 +38,32 @@ def test_used_results_are_flagged_and_statements_are_not():
 def test_a_kernel_without_backward_is_not_flagged():
     source = SOURCE.replace("@wp.kernel", "@wp.kernel(enable_backward=False)").replace("@wp.func\n", "")
     assert [f.location.line for f in lint(source)] == []
+
+
+POOL = """
+import warp as wp
+
+
+@wp.kernel
+def weights(score: wp.array(dtype=float), denom: wp.array(dtype=float), w: wp.array(dtype=float)):
+    i = wp.tid()
+    e = wp.exp(score[i])
+    before = denom[1]
+    wp.atomic_add(denom, 0, e)
+    w[i] = e / denom[0] + before
+    w[i] += denom[0]
+
+
+@wp.kernel
+def normalize(denom: wp.array(dtype=float), w: wp.array(dtype=float)):
+    i = wp.tid()
+    w[i] = w[i] / denom[0]
+"""
+
+
+def test_an_accumulator_read_in_the_launch_that_accumulates_into_it():
+    """Read after the atomic (forward: a partial sum; backward: the final one): flagged once, at the first
+    read; a read before the atomic, or in the next kernel, is not."""
+    found = lint(POOL)
+    assert [(f.location.line, f.data["array"], f.data["kernel"]) for f in found] == [(11, "denom", "weights")]
+    assert found[0].location.column == 16 and "partial sum" in found[0].message

@@ -5,16 +5,25 @@ the backward pass replays the body but not its atomics, so there ``slot``
 is not the slot the forward pass claimed and adjoints indexed by it go to
 the wrong elements (measured on Warp 1.14 and 1.19).  A run confirms it
 (TW206) when such a kernel is launched on a differentiated tape.
+
+The same rule covers reading an accumulator in the launch that accumulates
+into it (``wp.atomic_add(denom, 0, e)`` then ``e / denom[0]``): each
+thread of the forward pass sees a partial sum, whatever the threads before
+it added, while the backward pass replays against the final sum.  The
+finding sits on the read; splitting the kernel (accumulate in one launch,
+read in the next) fixes both.
 """
 
 from __future__ import annotations
 
+import ast
 from typing import Iterator
 
 from tapewatch.model import Finding
 
 from .. import findings
 from ..context import FileContext
+from ..kernels import KERNEL
 
 CODE = "TW308"
 
@@ -25,6 +34,7 @@ _ATOMICS = frozenset(
 
 def check(ctx: FileContext) -> Iterator[Finding]:
     for fn in ctx.differentiated_functions():
+        yield from _reads_after_accumulating(ctx, fn)
         discarded = fn.index.statement_calls
         for node in fn.index.calls:
             if id(node) in discarded:
@@ -41,3 +51,43 @@ def check(ctx: FileContext) -> Iterator[Finding]:
                 node,
                 data={"function": fn.name, "operation": op},
             )
+
+
+def _reads_after_accumulating(ctx: FileContext, fn) -> Iterator[Finding]:
+    """A kernel array parameter read after a ``wp.atomic_*`` statement accumulated into it."""
+    if fn.kind != KERNEL:
+        return
+    first: dict = {}  # array parameter -> its first atomic statement
+    for node in fn.index.calls:
+        if id(node) not in fn.index.statement_calls or not node.args or not isinstance(node.args[0], ast.Name):
+            continue
+        q = ctx.names.qualname(node.func) or ""
+        if q.startswith("warp.") and q.rsplit(".", 1)[-1] in _ATOMICS and node.args[0].id in fn.array_params:
+            first.setdefault(node.args[0].id, node)
+    for name, atomic in first.items():
+        after = (atomic.end_lineno or atomic.lineno, atomic.end_col_offset or 0)
+        for position, read in fn.index.loads_of(name):
+            if id(read) in fn.index.write_bases or position < after:
+                continue
+            element = _subscript_of(fn, read)
+            if element is None:
+                continue  # passed on whole (to a function, another atomic): not a read of a value here
+            op = (ctx.names.qualname(atomic.func) or "").rsplit(".", 1)[-1]
+            yield findings.make(
+                ctx.src, CODE,
+                "`%s` reads `%s` after accumulating into it with `wp.%s` in the same launch: in the forward pass "
+                "each thread sees a partial sum (what the threads before it added), while the backward pass "
+                "replays against the final sum. Accumulate in one launch and read in the next"
+                % (fn.name, name, op),
+                element,
+                data={"function": fn.name, "kernel": fn.name, "operation": op, "array": name},
+            )
+            break  # one finding per accumulator: the first read
+
+
+def _subscript_of(fn, name_node):
+    """``denom[0]`` for the Name ``denom`` when it is read by subscript, else None."""
+    for node in ast.walk(fn.node):
+        if isinstance(node, ast.Subscript) and node.value is name_node and isinstance(node.ctx, ast.Load):
+            return node
+    return None
