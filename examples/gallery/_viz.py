@@ -13,7 +13,7 @@ def rescale_field(field: wp.array2d(dtype=float), lo: float, hi: float):
 def to_unit_range(field: wp.array):
     host = field.numpy()
     lo, hi = float(host.min()), float(host.max())
-    wp.launch(rescale_field, dim=field.shape, inputs=[field, lo, hi])  # expect: TW106
+    wp.launch(rescale_field, dim=field.shape, inputs=[field, lo, hi])
     return field
 
 

@@ -65,7 +65,7 @@ def main():
 
         if it % 5 == 0:
             print(f"iter {it:2d} loss {loss.numpy()[0]:.5f} growth {growth.numpy()[0]:.4f}")
-            _viz.ascii_preview(_viz.to_unit_range(fields[-1]))
+            _viz.ascii_preview(_viz.to_unit_range(fields[-1]))  # expect: TW106
 
         tape.backward(loss)
         growth.assign(growth.numpy() - lr * growth.grad.numpy())

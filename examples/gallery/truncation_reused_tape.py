@@ -28,6 +28,7 @@ def window_cost(x: wp.array(dtype=float), cost: wp.array(dtype=float)):
 stiffness = wp.array([1.5], dtype=float, requires_grad=True)
 start = wp.array(np.linspace(0.3, 1.2, N, dtype=np.float32), requires_grad=True)
 recorder = wp.Tape()
+summed = np.zeros(1)
 for w in range(WINDOWS):
     chain = [start] + [wp.zeros(N, dtype=float, requires_grad=True) for _ in range(STEPS)]
     cost = wp.zeros(1, dtype=float, requires_grad=True)
@@ -36,6 +37,7 @@ for w in range(WINDOWS):
             wp.launch(relax_chain, dim=N, inputs=[chain[s], stiffness], outputs=[chain[s + 1]])
         wp.launch(window_cost, dim=N, inputs=[chain[-1]], outputs=[cost])
     recorder.backward(cost)  # expect: TW207
+    summed = summed + stiffness.grad.numpy()  # reset() zeroes the gradients
     recorder.reset()
     start = chain[-1]  # the next window starts from this one's end, outside any tape
-print("summed gradient", stiffness.grad.numpy())
+print("summed gradient", summed)

@@ -41,6 +41,14 @@ class AccumulationCheck:
         """Check the tape's parameters; returns them for ``after`` (backward adds no launch)."""
         site = None
         leaves = self._leaves(tape)
+        # This backward fills the tape's gradients again: reads from now on are not of zeroed ones
+        # (a record_func callback reads them while the backward runs).
+        state = tape.__dict__.get("_tw_state")
+        for record in state.launches if state is not None else ():
+            for access in record.accesses:
+                grad = getattr(access.array, "grad", None)
+                if grad is not None:
+                    grad.__dict__.pop("_tw_zeroed", None)
         for arr, record, access in leaves:
             mark = arr.__dict__.get("_tw_grad_mark")
             if mark is None:

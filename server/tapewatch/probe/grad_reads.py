@@ -73,8 +73,9 @@ class GradReads:
         if zeroed is None or registry.bump(key):
             return
         zero_loc = registry.attempt("locating a tape's zero()", lambda: zeroed.location(("zero",)))
-        message = ("This reads a gradient (%s) after tape.zero()%s cleared it: it holds zeros, not the gradient the "
-                   "last backward() computed. Read or copy the gradient before zero(), or zero after its last use."
+        message = ("This reads a gradient (%s) after the tape's zero()%s cleared it (reset() zeroes too): it holds "
+                   "zeros, not the gradient the last backward() computed. Read or copy the gradient before zero(), "
+                   "or zero after its last use."
                    % (how, " (line %d)" % zero_loc.line if zero_loc is not None else ""))
         related: List[Related] = []
         if zero_loc is not None:

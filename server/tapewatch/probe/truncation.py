@@ -125,8 +125,10 @@ class Truncation:
                     self._report_untaped(origin, record, access, shared, site, state)
             elif shared:
                 self._report(origin, record, access, shared, mark)
+        seeded_by_hand = (args[0] if args else (kwargs or {}).get("loss")) is None
         for origin, record, access in state.__dict__.pop("carries", []):
-            shared = _parameters_upstream(state, origin)
+            # A hand-seeded backward may chain adjoints across the carry itself (checkpointing).
+            shared = [] if seeded_by_hand else _parameters_upstream(state, origin)
             if shared:
                 self._report_carry(origin, record, access, shared, site)
         # What this tape records from now on (reused after a reset) is the next window.
