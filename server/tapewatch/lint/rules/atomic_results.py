@@ -64,12 +64,16 @@ def _reads_after_accumulating(ctx: FileContext, fn) -> Iterator[Finding]:
         q = ctx.names.qualname(node.func) or ""
         if q.startswith("warp.") and q.rsplit(".", 1)[-1] in _ATOMICS and node.args[0].id in fn.array_params:
             first.setdefault(node.args[0].id, node)
+    elements = None  # id(Name) -> the subscript reading through it, built once per kernel when needed
     for name, atomic in first.items():
         after = (atomic.end_lineno or atomic.lineno, atomic.end_col_offset or 0)
         for position, read in fn.index.loads_of(name):
             if id(read) in fn.index.write_bases or position < after:
                 continue
-            element = _subscript_of(fn, read)
+            if elements is None:
+                elements = {id(n.value): n for n in ast.walk(fn.node)
+                            if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)}
+            element = elements.get(id(read))
             if element is None:
                 continue  # passed on whole (to a function, another atomic): not a read of a value here
             op = (ctx.names.qualname(atomic.func) or "").rsplit(".", 1)[-1]
@@ -84,10 +88,3 @@ def _reads_after_accumulating(ctx: FileContext, fn) -> Iterator[Finding]:
             )
             break  # one finding per accumulator: the first read
 
-
-def _subscript_of(fn, name_node):
-    """``denom[0]`` for the Name ``denom`` when it is read by subscript, else None."""
-    for node in ast.walk(fn.node):
-        if isinstance(node, ast.Subscript) and node.value is name_node and isinstance(node.ctx, ast.Load):
-            return node
-    return None
