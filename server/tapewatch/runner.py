@@ -423,7 +423,7 @@ class _EventCollector:
         elif kind == "finding":
             finding = Finding.from_json(event["finding"])
             old = self.by_id.get(finding.id) if finding.id else None
-            if old is not None:  # a known id: the probe revised it (a harmless overwrite that now matters)
+            if old is not None:  # a known id: the probe judged it again (a replay measured the harm)
                 r.findings[r.findings.index(old)] = finding
             else:
                 r.findings.append(finding)

@@ -201,6 +201,7 @@ class RunsFeature(Feature):
         progress = RunProgress(self.server, run.token, lambda: run.cancel("cancelled from the progress UI"))
         output = OutputBatcher(lambda text: self.server.log(text, types.MessageType.Log))
         counts = {"findings": 0, "tapes": 0}
+        seen: set = set()  # finding ids: a revised finding comes again with its id (read_replay)
         if folder is None:
             self.server.log("tapewatch: %s is outside the workspace folders; using the window's settings" % run.path)
         self.server.log("tapewatch: running %s on %s with %s" % (run.path, req.device, req.python),
@@ -212,8 +213,8 @@ class RunsFeature(Feature):
                 progress.report("%s: Warp %s on %s" % (name, event.get("warp_version") or "?",
                                                         event.get("device") or req.device))
             elif kind == "finding":
-                counts["findings"] += 1
-                n = counts["findings"]
+                seen.add((event.get("finding") or {}).get("id") or len(seen))
+                n = counts["findings"] = len(seen)
                 progress.report("%s: %d finding%s so far" % (name, n, "" if n == 1 else "s"))
             elif kind == "tape":
                 counts["tapes"] += 1
