@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "server"))
 
-from tapewatch.lint import lint_source
+from tapewatch.lint import ChunkParser, lint_source
 
 HEADER = '''"""Generated benchmark input: a differentiable particle simulation."""
 
@@ -256,6 +256,22 @@ def main(argv=None) -> int:
         ast.parse(source)
         parse.append((time.perf_counter() - t0) * 1000.0)
         gc.enable()
+    # As the editor lints: a ChunkParser kept between versions, each version one edit apart
+    # (alternately a changed line and an inserted one, which moves everything below).
+    parser = ChunkParser()
+    lint_source(source, "bench_input.py", parser=parser)
+    lines = source.splitlines(keepends=True)
+    middle = next(n for n in range(len(lines) // 2, len(lines)) if lines[n].startswith("    ") and "=" in lines[n])
+    chunked = []
+    for r in range(args.runs):
+        if r % 2:
+            edited = lines[:middle] + ["    edit_%d = 1.0\n" % r] + lines[middle:]
+        else:
+            edited = lines[:middle] + [lines[middle].rstrip("\n") + "  # edit %d\n" % r] + lines[middle + 1:]
+        text = "".join(edited)
+        t0 = time.perf_counter()
+        lint_source(text, "bench_input.py", parser=parser)
+        chunked.append((time.perf_counter() - t0) * 1000.0)
     by_code = collections.Counter(f.code for f in found)
     print("input: %d lines, %d kernels; %d runs" % (source.count("\n") + 1, args.kernels, args.runs))
     # Wall time is what the editor waits for; CPU time shows the engine's own
@@ -263,6 +279,7 @@ def main(argv=None) -> int:
     print("lint_source wall ms: %s" % _percentiles(wall))
     print("lint_source cpu  ms: %s" % _percentiles(cpu))
     print("ast.parse   wall ms: %s   (load average %s)" % (_percentiles(parse), _load()))
+    print("lint_source with a ChunkParser, one edit per version, wall ms: %s" % _percentiles(chunked))
     print("findings: %d  %s" % (len(found), " ".join("%s=%d" % kv for kv in sorted(by_code.items()))))
     return 0
 

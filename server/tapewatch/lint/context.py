@@ -374,10 +374,15 @@ def _own_expressions(stmt: ast.stmt) -> List[ast.AST]:
     return out
 
 
-def parse(source: str, path: str) -> Optional[FileContext]:
-    """The file's context, or None when it is not Python (the server reports syntax errors)."""
+def parse(source: str, path: str, parser=None) -> Optional[FileContext]:
+    """The file's context, or None when it is not Python (the server reports syntax errors).
+
+    ``parser``: a ``chunks.ChunkParser`` that keeps the chunks of the last parse (the editor's)."""
     try:
-        tree = ast.parse(source, filename=path or "<unknown>")
+        if parser is not None:
+            tree = parser.parse(source, path or "<unknown>")
+        else:
+            tree = ast.parse(source, filename=path or "<unknown>")
     except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
         return None
     return FileContext(tree, Source(source, path))

@@ -3,17 +3,20 @@
 ``tapewatch.lint.lint_source(source, path)`` is pure AST analysis; it runs
 in a worker thread ``DEBOUNCE`` seconds after the last change, and its
 result is dropped if the document changed meanwhile (a newer lint is
-already scheduled).  The ``lint`` setting turns the layer on and off.
+already scheduled).  Each open document keeps a ``ChunkParser``, so a lint
+after an edit re-parses only the top-level chunks the edit touched.  The
+``lint`` setting turns the layer on and off.
 """
 
 from __future__ import annotations
 
 import ast
 import asyncio
+import functools
 from typing import Any, Callable, Dict, List, Optional
 
 from .. import codes
-from ..lint import lint_source
+from ..lint import ChunkParser, lint_source
 from ..model import Finding, Location
 from . import uris
 from .convert import Entry, LineSource, entry_of
@@ -31,6 +34,7 @@ class LintsFeature(Feature):
         super().__init__(server)
         self.debounce = debounce
         self._timers: Dict[str, asyncio.TimerHandle] = {}
+        self._parsers: Dict[str, ChunkParser] = {}  # per open document: its chunks, reused by the next lint
 
     # -- hooks --------------------------------------------------------------
 
@@ -42,6 +46,7 @@ class LintsFeature(Feature):
 
     def document_close(self, uri: str) -> None:
         self._cancel(uri)
+        self._parsers.pop(uri, None)
         path = uris.to_path(uri)
         if path:
             self._diagnostics().set_lints(path, [])
@@ -94,7 +99,8 @@ class LintsFeature(Feature):
         doc = self.server.document(uri)
         version, text = doc.version, doc.source
         loop = asyncio.get_running_loop()
-        findings = await loop.run_in_executor(None, lint_or_syntax_error, lint_source, text, path)
+        linter = functools.partial(lint_source, parser=self._parsers.setdefault(uri, ChunkParser()))
+        findings = await loop.run_in_executor(None, lint_or_syntax_error, linter, text, path)
         doc = self.server.document(uri)
         if doc is None or doc.version != version or doc.source != text:
             return  # changed meanwhile: the next lint is scheduled
