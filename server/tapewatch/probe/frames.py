@@ -144,7 +144,7 @@ def api_called(start=None) -> Optional[str]:
 _calls: Dict[str, List[ast.Call]] = {}
 _by_span: Dict[str, Dict[tuple, ast.Call]] = {}  # file -> (line, end line, col, end col) -> call
 _by_line: Dict[str, Dict[int, List[ast.Call]]] = {}  # file -> line -> calls spanning it
-_positions: Dict[tuple, Optional[tuple]] = {}  # (code, instruction) -> its source span
+_positions: Dict[object, list] = {}  # code object -> the source span of each of its instructions
 _resolved: Dict[tuple, Optional[ast.Call]] = {}  # (code, instruction, names) -> call
 
 
@@ -171,17 +171,17 @@ def _calls_in(filename: str, module_globals=None) -> List[ast.Call]:
 
 
 def _position(code, lasti: int) -> Optional[tuple]:
-    key = (code, lasti)
-    if key not in _positions:
-        pos = None
+    """The source span of instruction ``lasti`` (Python 3.11+).
+
+    The code object's positions are listed once and indexed: a module with
+    thousands of launch lines asks for thousands of instructions of one code
+    object, and scanning ``co_positions()`` each time was quadratic."""
+    table = _positions.get(code)
+    if table is None:
         positions = getattr(code, "co_positions", None)
-        if positions is not None and lasti >= 0:
-            for i, p in enumerate(positions()):
-                if i == lasti // 2:
-                    pos = p
-                    break
-        _positions[key] = tuple(pos) if pos and pos[0] is not None else None
-    return _positions[key]
+        table = _positions[code] = list(positions()) if positions is not None else []
+    pos = table[lasti // 2] if 0 <= lasti // 2 < len(table) else None
+    return tuple(pos) if pos and pos[0] is not None else None
 
 
 def call_at(frame, names: Sequence[str] = ()) -> Optional[ast.Call]:

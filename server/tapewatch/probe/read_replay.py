@@ -87,16 +87,18 @@ class ReadReplay:
             return
         from .overwrites import harmless_reason  # noqa: PLC0415
 
-        pending = state.__dict__.setdefault("_tw_replays", {}).setdefault(key, [])
+        pending = state.__dict__.setdefault("_tw_replays", {}).setdefault(key, {})
+        values = state.__dict__.get("_tw_read_values", {})
         for entry, _alias in readers:
-            if any(e is entry for e in pending):
+            if id(entry) in pending:
                 continue
-            try:
-                if harmless_reason(entry) is not None:
-                    continue  # cannot corrupt the gradient: nothing to measure
-            except Exception:
-                pass
-            pending.append(entry)
+            if _reader_key(entry) not in values:  # before_write skipped it: harmless, or not seen
+                try:
+                    if harmless_reason(entry) is not None:
+                        continue  # cannot corrupt the gradient: nothing to measure
+                except Exception:
+                    pass
+            pending[id(entry)] = entry
 
     # -- at backward(): measure ----------------------------------------------------
     def check(self, tape, state, checks) -> None:
@@ -107,7 +109,8 @@ class ReadReplay:
             return
         registry = self.tracker.registry
         launches = {item.index: item.launch for item in warp_seams.tape_launches(tape)}
-        for key, entries in pending.items():
+        for key, registered in pending.items():
+            entries = list(registered.values())
             finding = registry.get(key)
             if finding is None or not entries:
                 continue
