@@ -41,14 +41,6 @@ class AccumulationCheck:
         """Check the tape's parameters; returns them for ``after`` (backward adds no launch)."""
         site = None
         leaves = self._leaves(tape)
-        # This backward fills the tape's gradients again: reads from now on are not of zeroed ones
-        # (a record_func callback reads them while the backward runs).
-        state = tape.__dict__.get("_tw_state")
-        for record in state.launches if state is not None else ():
-            for access in record.accesses:
-                grad = getattr(access.array, "grad", None)
-                if grad is not None:
-                    grad.__dict__.pop("_tw_zeroed", None)
         for arr, record, access in leaves:
             mark = arr.__dict__.get("_tw_grad_mark")
             if mark is None:
@@ -69,12 +61,8 @@ class AccumulationCheck:
             arr.__dict__["_tw_grad_mark"] = (_sum(arr.grad), _sum(arr), where, self.serial)
         # Every gradient of the tape, to tell which one a later zero_() zeroed.
         state = tape.__dict__.get("_tw_state")
-        for record in state.launches if state is not None else ():
-            for access in record.accesses:
-                grad = getattr(access.array, "grad", None)
-                if grad is not None:
-                    grad.__dict__["_tw_grad_of_backward"] = self.serial
-                    grad.__dict__.pop("_tw_zeroed", None)  # a new gradient (grad_reads)
+        for grad in state.gradients() if state is not None else ():
+            grad.__dict__["_tw_grad_of_backward"] = self.serial
 
     def _leaves(self, tape) -> list:
         state = tape.__dict__.get("_tw_state")
@@ -108,11 +96,9 @@ class AccumulationCheck:
         if launch is not None:
             related.append(Related(launch, "`%s` reads `%s` here" % (record.kernel_name, what), "reader"))
         related.extend(registry.attempt("finding the allocation", lambda: rel.allocation(arr, what), []))
-        message = (
-            "`%s.grad` still holds the previous backward's gradient, but `%s` changed since (an optimizer step): "
-            "this backward adds to it, so the optimizer sees the sum over iterations. Zero the gradients between "
-            "steps (tape.zero())." % (what, what)
-        )
+        stale = ("`%s.grad` still holds the previous backward's gradient, but `%s` changed since (an optimizer "
+                 "step): this backward adds to it, so the optimizer sees the sum over iterations." % (what, what))
+        message = stale + " Zero the gradients between steps (tape.zero())."
         location = site.location((".backward", "backward"))
         zero_at = registry.attempt("locating a tape's zero()", lambda: empty_zero.location(("zero",))) \
             if empty_zero is not None else None
@@ -121,8 +107,7 @@ class AccumulationCheck:
             related.insert(0, Related(location, "the backward() that adds to the stale gradient", "backward"))
             location = zero_at
             message = ("This tape.zero() runs before the tape recorded anything, so it zeroes no gradient: " +
-                       message[0].lower() + message[1:-len(" Zero the gradients between steps (tape.zero()).")] +
-                       " Call zero() after backward() (once the optimizer used the gradients), on the tape that "
+                       stale + " Call zero() after backward() (once the optimizer used the gradients), on the tape that "
                        "recorded the step.")
         elif other_zero is not None:
             zeroed_at = registry.attempt("locating a zero_()", lambda: other_zero.location(("zero_",)))
@@ -132,9 +117,8 @@ class AccumulationCheck:
                 related.insert(0, Related(location, "the backward() that adds to the stale gradient", "backward"))
                 location = zeroed_at
                 message = ("This zeroes %s, but not `%s.grad`: " % ("`%s`" % zeroed if zeroed else "a gradient", what)
-                           + message[0].lower() + message[1:-len(" Zero the gradients between steps (tape.zero()).")]
-                           + " Zero the gradients of the parameters (tape.zero() zeroes every gradient the tape "
-                           "recorded).")
+                           + stale + " Zero the gradients of the parameters (tape.zero() zeroes every gradient the "
+                           "tape recorded).")
         registry.report(key, Finding(
             code="TW202", message=message, location=location,
             severity=codes.severity("TW202"), related=related, data={"array": what},

@@ -103,6 +103,10 @@ class GradReads:
 
     # -- at backward() ---------------------------------------------------------
     def before_backward(self, tape, state, backward_site: Site, args=(), kwargs=None) -> None:
+        # This backward fills the tape's gradients again: reads from now on are not of zeroed ones
+        # (a record_func callback reads them while the backward runs).
+        for grad in state.gradients():
+            grad.__dict__.pop("_tw_zeroed", None)
         registry = self.tracker.registry
         reads, state.grad_reads = state.grad_reads, []
         for read in reads:

@@ -43,6 +43,16 @@ def _reader_key(entry) -> Tuple[int, int]:
     return entry.record.index, id(entry.array)
 
 
+def _statically_harmless(entry) -> bool:
+    """The kernel's source already shows the reader's adjoint never uses the values (overwrites)."""
+    from .overwrites import harmless_reason  # noqa: PLC0415 (overwrites imports the tracker, which imports this)
+
+    try:
+        return harmless_reason(entry) is not None
+    except Exception:
+        return False  # cannot tell: measure it
+
+
 class ReadReplay:
     def __init__(self, tracker):
         self.tracker = tracker
@@ -57,18 +67,11 @@ class ReadReplay:
         """``arr`` is about to be overwritten: copy what each reader on ``state`` read, once."""
         if not state.reads or self.replays >= MAX_REPLAYS:
             return  # nothing read yet, or nothing more will be replayed this run
-        from .overwrites import harmless_reason  # noqa: PLC0415 (overwrites imports this module's users)
-
         values = state.__dict__.setdefault("_tw_read_values", {})
         for entry, _alias in self.tracker.readers_of(state, arr):
             key = _reader_key(entry)
-            if key in values:
+            if key in values or _statically_harmless(entry):
                 continue
-            try:
-                if harmless_reason(entry) is not None:
-                    continue  # the static analysis already knows the gradient is unaffected
-            except Exception:
-                pass
             if any(a.write and a.array is entry.array for a in entry.record.accesses):
                 values[key] = None  # the reader wrote it too: what it read is gone already
                 continue
@@ -85,20 +88,14 @@ class ReadReplay:
         """The finding ``key`` overwrote what ``readers`` (``[(entry, alias)]``) read on ``state``."""
         if state is None:
             return
-        from .overwrites import harmless_reason  # noqa: PLC0415
-
         pending = state.__dict__.setdefault("_tw_replays", {}).setdefault(key, {})
         values = state.__dict__.get("_tw_read_values", {})
         for entry, _alias in readers:
             if id(entry) in pending:
                 continue
-            if _reader_key(entry) not in values:  # before_write skipped it: harmless, or not seen
-                try:
-                    if harmless_reason(entry) is not None:
-                        continue  # cannot corrupt the gradient: nothing to measure
-                except Exception:
-                    pass
-            pending[id(entry)] = entry
+            # Not copied by before_write: harmless (nothing to measure), or never seen (unmeasured).
+            if _reader_key(entry) in values or not _statically_harmless(entry):
+                pending[id(entry)] = entry
 
     # -- at backward(): measure ----------------------------------------------------
     def check(self, tape, state, checks) -> None:

@@ -154,6 +154,14 @@ class TapeState:
         self.differentiated = False  # its backward() has been called
         self.backward_site: Optional[Site] = None
 
+    def gradients(self):
+        """The ``.grad`` of every array this tape's launches accessed (repeats included)."""
+        for record in self.launches:
+            for access in record.accesses:
+                grad = getattr(access.array, "grad", None)
+                if grad is not None:
+                    yield grad
+
     def clear_reads(self) -> None:
         self.generation += 1
         self.reads.clear()

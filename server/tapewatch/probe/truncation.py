@@ -116,18 +116,17 @@ class Truncation:
         mark.differentiated = True
         mark.backward_site = site
         mark.parameters = _parameters(state)
+        # A backward seeded by hand (no loss) chains adjoints itself, as checkpointing does
+        # (the forward run untaped, each segment re-recorded and seeded from the next).
+        seeded_by_hand = (args[0] if args else (kwargs or {}).get("loss")) is None
         for origin, record, access in state.__dict__.pop("truncations", []):
             shared = sorted(name for key, name in mark.parameters.items() if key in origin.mark.parameters)
             if shared and origin.mark.untaped:
-                # A backward seeded by hand (no loss) chains adjoints itself, as checkpointing does
-                # (the forward run untaped, each segment re-recorded and seeded from the next).
-                if (args[0] if args else (kwargs or {}).get("loss")) is not None:
+                if not seeded_by_hand:
                     self._report_untaped(origin, record, access, shared, site, state)
             elif shared:
                 self._report(origin, record, access, shared, mark)
-        seeded_by_hand = (args[0] if args else (kwargs or {}).get("loss")) is None
         for origin, record, access in state.__dict__.pop("carries", []):
-            # A hand-seeded backward may chain adjoints across the carry itself (checkpointing).
             shared = [] if seeded_by_hand else _parameters_upstream(state, origin)
             if shared:
                 self._report_carry(origin, record, access, shared, site)
