@@ -27,7 +27,9 @@ class Location:
     end_column: Optional[int] = None
 
     def to_json(self) -> Dict[str, Any]:
-        return asdict(self)
+        # Spelled out: dataclasses.asdict deep-copies, and a run can emit thousands of these.
+        return {"path": self.path, "line": self.line, "column": self.column,
+                "end_line": self.end_line, "end_column": self.end_column}
 
     @classmethod
     def from_json(cls, obj: Dict[str, Any]) -> "Location":
