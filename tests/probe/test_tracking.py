@@ -153,6 +153,21 @@ def test_injected_labels_are_escaped_in_dot():
     assert '\\"];\\n evil [label=\\"<img' in dot
 
 
+def test_arrays_rewritten_before_read_are_part_of_the_kernel_facts():
+    """Truncation asks which arrays a launch stores before reading: computed once per kernel."""
+    from tapewatch.probe.kernel_access import analyze_source
+
+    access = analyze_source(textwrap.dedent("""\
+        def k(x: wp.array(dtype=float), y: wp.array(dtype=float), z: wp.array(dtype=float)):
+            i = wp.tid()
+            x[i] = 1.0
+            y[i] = 2.0 * x[i]
+            z[i] = z[i] + y[i]
+        """), 10)
+    # x and y are stored, then read; z is read first (it continues from its old values).
+    assert access.rewritten_first == frozenset({"x", "y"})
+
+
 def test_component_stores_and_nested_kernels(tmp_path, python):
     got = findings(tmp_path, """\
         @wp.kernel

@@ -81,6 +81,9 @@ class KernelAccess(NamedTuple):
     atomic_results: List[AtomicUse]
     # Paths assigned with a plain store (``x[i] = v``), as opposed to accumulated into.
     stores: FrozenSet[str] = frozenset()
+    # Paths stored before they are read (write-then-read in one kernel): a launch does not
+    # continue from their old values.  Computed once with the rest (kernel_access caches).
+    rewritten_first: FrozenSet[str] = frozenset()
 
     def adjoint_uses(self, path: str, differentiable_params=None) -> bool:
         """Whether the backward pass of this kernel needs the values of ``path``.
@@ -128,9 +131,12 @@ def analyze_source(source: str, first_line: int, globals_: Optional[dict] = None
         values.run(func.body)
     except RecursionError:
         values.nonlinear = set(params)
+    loaded_first = {w.param for w in visitor.intra}
+    rewritten_first = frozenset(p for p in visitor.stores if p in visitor.reads and p not in loaded_first)
     return KernelAccess(visitor.reads, visitor.writes, visitor.intra, values.nonlinear,
                         {k: frozenset(v) for k, v in values.products.items()},
-                        _used_atomics(func, set(params), first_line - 1), frozenset(visitor.stores))
+                        _used_atomics(func, set(params), first_line - 1), frozenset(visitor.stores),
+                        rewritten_first)
 
 
 def _used_atomics(func: ast.FunctionDef, params: Set[str], offset: int) -> List[AtomicUse]:

@@ -58,7 +58,10 @@ class Truncation:
 
     def on_launch(self, state, record) -> None:
         mark = _mark(state)
-        fresh = _rewritten_first(record)
+        try:
+            fresh = kernel_access(record.kernel).rewritten_first
+        except Exception:  # no analysis: assume every read continues
+            fresh = frozenset()
         for access in record.accesses:
             arr = access.array
             if access.read and differentiable(arr) and record.access_label(access) not in fresh:
@@ -277,17 +280,6 @@ def _parameters_upstream(state, origin: Origin) -> List[str]:
         if r.site.key() == key and r.kernel_name == origin.kernel:
             names |= {params[k] for k in reads}
     return sorted(names)
-
-
-def _rewritten_first(record) -> set:
-    """Paths this launch stores before it reads them (write-then-read in one kernel): the
-    launch does not continue from their old values."""
-    try:
-        access = kernel_access(record.kernel)
-    except Exception:  # no analysis: assume every read continues
-        return set()
-    loaded_first = {w.param for w in access.intra}
-    return {p for p in access.stores if p in access.reads and p not in loaded_first}
 
 
 def _window(created: Location, back: Optional[Location]) -> Location:
