@@ -34,7 +34,7 @@ def test_model_round_trip():
     finding = Finding("TW101", "m", loc, "warning", [Related(Location("/x.py", 1), "r", "reader")], 4, "f1",
                       {"array": "state.q"})
     assert Finding.from_json(finding.to_json()) == finding
-    graph = TapeGraph("t1", "tape", "backward", loc, "digraph {}",
+    graph = TapeGraph("t1", "tape", "backward", loc,
                       [GraphNode("l1", "launch", "k", loc, None, [], None, "", ["f1"])],
                       [GraphEdge("a1", "l1", "read", "x")])
     assert TapeGraph.from_json(graph.to_json()) == graph

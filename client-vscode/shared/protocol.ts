@@ -62,7 +62,6 @@ export interface TapeGraph {
   label: string;
   captured_at: string;
   location: Location | null;
-  dot: string;
   nodes: GraphNode[];
   edges: GraphEdge[];
 }
@@ -216,7 +215,6 @@ export function parseTapeGraph(value: unknown): TapeGraph | undefined {
     label: str(value.label, value.id),
     captured_at: str(value.captured_at),
     location: parseLocation(value.location),
-    dot: str(value.dot),
     nodes: defined((Array.isArray(value.nodes) ? value.nodes : []).map(parseGraphNode)),
     edges: defined((Array.isArray(value.edges) ? value.edges : []).map(parseGraphEdge)),
   };

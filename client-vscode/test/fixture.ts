@@ -38,5 +38,5 @@ export function loopGraph(steps: number, findingOn?: number): unknown {
     findingOn === undefined
       ? []
       : [{ id: 'f-loop', code: 'TW101', severity: 'warning', message: `states[${findingOn}] is overwritten`, path: '/workspace/sim.py', line: 20, column: 5, related: [], count: 1 }];
-  return { uri: 'file:///workspace/sim.py', tapes: [{ id: 't-loop', label: 'tape at sim.py:18', captured_at: 'backward', location: at(18), dot: '', nodes, edges }], findings };
+  return { uri: 'file:///workspace/sim.py', tapes: [{ id: 't-loop', label: 'tape at sim.py:18', captured_at: 'backward', location: at(18), nodes, edges }], findings };
 }

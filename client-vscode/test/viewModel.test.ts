@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTapeGraphResult, type Finding, type GraphNode, type TapeGraph } from '../shared/protocol';
-import { buildGraphView, dotFromGraph, dotQuote, nodeTone, nodeTooltip, tapeFindings, tapeOptionText, worstSeverity } from '../webview/viewModel';
+import { DEFAULT_OPTIONS, shownDot, shownGraph } from '../webview/shownGraph';
+import { buildGraphView, dotQuote, nodeTone, nodeTooltip, tapeFindings, tapeOptionText, worstSeverity } from '../webview/viewModel';
 import { loadFixture } from './fixture';
 
 const result = parseTapeGraphResult(loadFixture())!;
@@ -39,9 +40,11 @@ describe('graph view model', () => {
     for (const n of tape.nodes) {
       assert.equal(view.nodes.get(n.id)?.label, n.label);
     }
-    // every JSON node id is a node name in the DOT
-    for (const n of tape.nodes) {
-      assert.match(tape.dot, new RegExp(`(^|[\\s;{"])${n.id}("?)\\s*\\[`, 'm'), `${n.id} is a DOT node`);
+    // every drawn node is named by its JSON id in the DOT the webview builds
+    const shown = shownGraph(tape, DEFAULT_OPTIONS);
+    const dot = shownDot(shown, DEFAULT_OPTIONS);
+    for (const n of shown.nodes) {
+      assert.ok(dot.includes(`  ${dotQuote(n.id)} [`), `${n.id} is a DOT node`);
     }
   });
 
@@ -102,15 +105,16 @@ describe('graph view model', () => {
     );
   });
 
-  it('quotes DOT labels in the fallback graph', () => {
+  it('quotes DOT labels in the drawn graph', () => {
     assert.equal(dotQuote('a "b" \\ c\nd'), '"a \\"b\\" \\\\ c\\nd"');
-    const dot = dotFromGraph({
+    const hostile = {
       ...tape,
-      dot: '',
       nodes: [node({ id: 'a1', label: '"]; evil [label="x' }), node({ id: 'l1', kind: 'launch', label: 'k' })],
-      edges: [{ source: 'a1', target: 'l1', kind: 'read', arg: 'x' }],
-    });
-    assert.match(dot, /"a1" \[label="\\"\]; evil \[label=\\"x", shape=ellipse\];/);
-    assert.match(dot, /"a1" -> "l1" \[label="x"\];/);
+      edges: [{ source: 'a1', target: 'l1', kind: 'read' as const, arg: '"x\n' }],
+    };
+    const dot = shownDot(shownGraph(hostile, DEFAULT_OPTIONS), DEFAULT_OPTIONS);
+    assert.match(dot, /"a1" \[[^\n]*label="\\"\]; evil \[label=\\"x"\];/);
+    assert.match(dot, /"a1" -> "l1" \[[^\n]*label="\\"x\\n"\];/);
+    assert.doesNotMatch(dot, /^\s*evil/m);
   });
 });

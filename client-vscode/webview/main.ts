@@ -20,7 +20,7 @@ import { fdEvidence, type ErrorScale } from './fdModel';
 import { ARROWS, nearestInDirection } from './nav';
 import { edgeText, findingHighlight, parseOptions, shownDot, shownGraph, type GraphOptions, type ShownGraph } from './shownGraph';
 import { decorateSvg, sanitizeSvg } from './svg';
-import { buildGraphView, dotFromGraph, findingText, locationText, tapeFindings, tapeOptionText } from './viewModel';
+import { buildGraphView, findingText, locationText, tapeFindings, tapeOptionText } from './viewModel';
 import { Viewport } from './viewport';
 
 interface VsCodeApi {
@@ -434,9 +434,9 @@ async function drawGraph(container: HTMLElement, tape: TapeGraph, result: TapeGr
   try {
     vizPromise ??= instance();
     const viz = await vizPromise;
-    // The JSON nodes and edges after the toggles; the server's DOT only for a tape that came without them.
+    // The JSON nodes and edges after the toggles: the server sends data, the drawing is ours.
     const shown = shownGraph(tape, options);
-    const dot = tape.nodes.length ? shownDot(shown, options) : tape.dot.trim() ? tape.dot : dotFromGraph(tape);
+    const dot = shownDot(shown, options);
     const svg = viz.renderSVGElement(dot);
     if (seq !== renderSeq) {
       return; // a newer render replaced this one

@@ -140,20 +140,3 @@ export function tapeFindings(tape: TapeGraph, findings: Finding[]): Finding[] {
 export function dotQuote(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r?\n/g, '\\n')}"`;
 }
-
-/**
- * DOT for a tape that came without one (`dot` empty): the JSON nodes and
- * edges, every label quoted. Node names are the JSON ids, like the probe's.
- */
-export function dotFromGraph(tape: TapeGraph): string {
-  const lines = ['digraph tape {', '  rankdir=LR;', '  node [fontname="Helvetica,Arial,sans-serif"];'];
-  for (const n of tape.nodes) {
-    const shape = n.kind === 'array' ? 'ellipse' : 'box';
-    lines.push(`  ${dotQuote(n.id)} [label=${dotQuote(n.label || n.id)}, shape=${shape}];`);
-  }
-  for (const e of tape.edges) {
-    lines.push(`  ${dotQuote(e.source)} -> ${dotQuote(e.target)}${e.arg ? ` [label=${dotQuote(e.arg)}]` : ''};`);
-  }
-  lines.push('}');
-  return lines.join('\n');
-}

@@ -168,7 +168,6 @@ class TapeGraph:
     label: str
     captured_at: str  # "backward" or "exit"
     location: Optional[Location] = None  # where the tape was created
-    dot: str = ""
     nodes: List[GraphNode] = field(default_factory=list)
     edges: List[GraphEdge] = field(default_factory=list)
 
@@ -178,7 +177,6 @@ class TapeGraph:
             "label": self.label,
             "captured_at": self.captured_at,
             "location": self.location.to_json() if self.location else None,
-            "dot": self.dot,
             "nodes": [n.to_json() for n in self.nodes],
             "edges": [e.to_json() for e in self.edges],
         }
@@ -191,7 +189,6 @@ class TapeGraph:
             label=str(obj.get("label", "")),
             captured_at=str(obj.get("captured_at", "")),
             location=Location.from_json(loc) if loc else None,
-            dot=str(obj.get("dot", "")),
             nodes=[GraphNode.from_json(n) for n in obj.get("nodes", [])],
             edges=[GraphEdge.from_json(e) for e in obj.get("edges", [])],
         )

@@ -114,8 +114,7 @@
     ;; 4. The tape graph: the documented command (jsonrpc-request).
     (tapewatch-tape-graph)
     (with-current-buffer "*tapewatch graph*"
-      (tw-put 'graph_buffer (split-string (buffer-substring (point-min) (min (point-max) 200)) "\n"))
-      (tw-put 'digraphs (how-many "^digraph" (point-min) (point-max)))))
+      (tw-put 'graph_buffer (split-string (buffer-substring-no-properties (point-min) (point-max)) "\n" t))))
 
   ;; 5. Cancel: a second run replaces the first (whose end must not forget
   ;; the second's id), then the documented cancel stops the second.

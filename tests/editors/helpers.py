@@ -109,6 +109,18 @@ def _text(data) -> str:
     return data.decode(errors="replace") if isinstance(data, bytes) else (data or "")
 
 
+def expected_outline(script: Path) -> List[str]:
+    """What the documented graph command shows for examples/copy_overwrite.py: a line per
+    tape, one per launch with the arrays it reads and writes and the findings' codes."""
+    name = script.name
+    return [
+        "tape 1 at %s:%d (captured at backward)" % (name, marker_line(script, "tape = wp.Tape()")),
+        "  launch damp  (%s:%d)  reads x, x_prev [TW102]  writes x_next  [TW102]" % (
+            name, marker_line(script, "# reader")),
+        "  launch total  (%s:%d)  reads x_next  writes out" % (name, marker_line(script, "wp.launch(total")),
+    ]
+
+
 def check_cancelled_processes(project: Project) -> None:
     """Both slow runs started, and no process of theirs is left behind."""
     pids = [int(p) for p in project.pids.read_text().split()] if project.pids.exists() else []

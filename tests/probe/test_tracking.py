@@ -130,7 +130,10 @@ def test_tape_graph_of_an_example(python):
     assert arrays["velocity"].finding_ids == []
     ids = {f.data["array"]: f.id for f in result.findings}
     assert arrays["a.q"].finding_ids == [ids["a.q"]]
-    assert 'id="%s"' % launches[0].id in tape.dot
+    # Every edge joins two listed nodes: clients draw the graph from these ids alone.
+    node_ids = [n.id for n in tape.nodes]
+    assert len(set(node_ids)) == len(node_ids)
+    assert {e.source for e in tape.edges} | {e.target for e in tape.edges} <= set(node_ids)
     kinds = {(e.source, e.target, e.kind) for e in tape.edges}
     assert (arrays["a.q"].id, launches[0].id, "read") in kinds
     assert (launches[0].id, arrays["b.q"].id, "write") in kinds
@@ -143,14 +146,21 @@ def test_never_differentiated_tape_is_captured_at_exit(tmp_path, python):
     assert [(t.captured_at, len(t.nodes)) for t in result.tapes] == [("exit", 3)]
 
 
-def test_injected_labels_are_escaped_in_dot():
-    from tapewatch.model import GraphNode, TapeGraph
-    from tapewatch.probe.graph import to_dot
+def test_injected_labels_round_trip_as_plain_data():
+    """User names reach the clients as JSON strings, never spliced into a drawing language."""
+    import json
+
+    from tapewatch.model import GraphEdge, GraphNode, TapeGraph
 
     evil = 'x"];\n evil [label="<img src=x onerror=alert(1)>'
-    dot = to_dot(TapeGraph("t1", "t", "exit", nodes=[GraphNode("a1", "array", evil, names=[evil])]))
-    assert dot.count("\n") == 4  # no line break smuggled in
-    assert '\\"];\\n evil [label=\\"<img' in dot
+    graph = TapeGraph("t1", evil, "exit",
+                      nodes=[GraphNode("a1", "array", evil, names=[evil]), GraphNode("l1", "launch", evil)],
+                      edges=[GraphEdge("a1", "l1", "read", evil)])
+    sent = json.loads(json.dumps(graph.to_json()))
+    assert TapeGraph.from_json(sent) == graph
+    assert sent["label"] == sent["nodes"][0]["label"] == sent["nodes"][0]["names"][0] == evil
+    assert sent["edges"][0]["arg"] == evil
+    assert "dot" not in sent
 
 
 def test_arrays_rewritten_before_read_are_part_of_the_kernel_facts():

@@ -1,6 +1,6 @@
 /**
  * The tape-graph page in headless Chromium, under the CSP the extension uses,
- * with a stubbed `acquireVsCodeApi`: it draws the fixture's DOT with the
+ * with a stubbed `acquireVsCodeApi`: it draws the fixture's graph with the
  * bundled Graphviz, badges the nodes with findings, posts `navigate` when a
  * launch is clicked, shows hostile labels as text, and draws the FD pictures
  * (error bars per harness verdict, Jacobian grids per launch check).
@@ -33,21 +33,12 @@ const EVIL = '<img src=x onerror=alert(1)>';
 
 /** A second tape whose kernel, array, tape label and finding are hostile strings. */
 function evilTape(path: string): { tape: TapeGraph; finding: TapeGraphResult['findings'][number] } {
-  const dot = [
-    'digraph tape {',
-    '  rankdir=LR;',
-    `  l9 [label="${EVIL}", shape=box];`,
-    `  a9 [label="${EVIL}", shape=ellipse, style=filled, fillcolor="#76B900", URL="javascript:alert(2)", tooltip="${EVIL}"];`,
-    '  a9 -> l9;',
-    '}',
-  ].join('\n');
   return {
     tape: {
       id: 't-evil',
       label: EVIL,
       captured_at: 'exit',
       location: null,
-      dot,
       nodes: [
         { id: 'l9', kind: 'launch', label: EVIL, location: { path, line: 7, column: 5 }, requires_grad: null, names: [], shape: null, dtype: '', finding_ids: [] },
         { id: 'a9', kind: 'array', label: EVIL, location: null, requires_grad: true, names: [EVIL], shape: [4], dtype: 'float32', finding_ids: ['f-evil'] },

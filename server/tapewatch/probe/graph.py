@@ -2,9 +2,10 @@
 
 The JSON graph (launch nodes with call sites, array nodes with
 ``requires_grad``, the user's names, finding ids) is built from the
-launches the tracker saw.  The DOT is generated from that same graph, so
-that its node ids are the JSON node ids (the webview maps one onto the
-other); every label is quoted and escaped.
+launches the tracker saw.  It is data only: each client draws it its own
+way (the VS Code webview with Graphviz, the Neovim and Emacs commands as a
+text outline), so no drawing language, and no quoting of the user's names
+into one, lives here.
 
 A training loop may differentiate thousands of tapes; tapes with the same
 structure (same kernels at the same lines) are captured once.
@@ -111,10 +112,8 @@ def build_graph(wp, tracker: Tracker, state, when: str) -> TapeGraph:
     label = "tape %d" % state.number
     if site is not None:
         label += " at %s:%d" % (os.path.basename(site.path), site.line)
-    graph = TapeGraph(id="t%d" % state.number, label=label, captured_at=when, location=site,
-                      nodes=nodes, edges=edges)
-    graph.dot = to_dot(graph)
-    return graph
+    return TapeGraph(id="t%d" % state.number, label=label, captured_at=when, location=site,
+                     nodes=nodes, edges=edges)
 
 
 def _dtype_name(wp, arr) -> str:
@@ -126,43 +125,3 @@ def _dtype_name(wp, arr) -> str:
     except Exception:
         return getattr(dtype, "__name__", str(dtype))
 
-
-def dot_quote(text: str) -> str:
-    """A DOT double-quoted string: labels are user data."""
-    out = text.replace("\\", "\\\\").replace('"', '\\"').replace("\r", "").replace("\n", "\\n")
-    return '"%s"' % out
-
-
-def to_dot(graph: TapeGraph) -> str:
-    lines = [
-        "digraph %s {" % dot_quote(graph.id),
-        '  rankdir=LR; node [fontname="Helvetica", fontsize=10]; edge [fontname="Helvetica", fontsize=9];',
-    ]
-    for node in graph.nodes:
-        if node.kind == "launch":
-            where = ""
-            if node.location is not None:
-                where = "%s:%d" % (os.path.basename(node.location.path), node.location.line)
-            via = "\nvia " + node.names[0] if node.names else ""
-            attrs = {
-                "shape": "box", "style": "rounded,filled", "fillcolor": "#dde6f7",
-                "label": node.label + ("\n" + where if where else "") + via,
-                "tooltip": "%s launched at %s" % (node.label, where or "?"),
-            }
-        else:
-            detail = "%s %s" % (tuple(node.shape or ()), node.dtype)
-            attrs = {
-                "shape": "ellipse", "style": "filled",
-                "fillcolor": "#b8e6b8" if node.requires_grad else "#dddddd",
-                "label": " / ".join(node.names or [node.label]) + "\n" + detail.strip(),
-                "tooltip": "requires_grad=%s" % bool(node.requires_grad),
-            }
-        if node.finding_ids:
-            attrs["color"] = "#d9480f"
-            attrs["penwidth"] = "2.5"
-        body = ", ".join("%s=%s" % (k, dot_quote(str(v))) for k, v in attrs.items())
-        lines.append("  %s [%s, id=%s];" % (dot_quote(node.id), body, dot_quote(node.id)))
-    for edge in graph.edges:
-        lines.append("  %s -> %s [label=%s];" % (dot_quote(edge.source), dot_quote(edge.target), dot_quote(edge.arg)))
-    lines.append("}")
-    return "\n".join(lines) + "\n"
