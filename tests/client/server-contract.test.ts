@@ -127,6 +127,22 @@ describe('client ↔ Python server contract', { skip: canServe ? false : `no Pyt
     assert.deepEqual(messages.filter((m) => /tapewatch\./.test(m.message)), []);
   });
 
+  it('has the server report the invalid values the client passes through', async () => {
+    const ctx = { userHome: os.homedir(), env: process.env, trusted: true };
+    const bad = resolveSettings({ device: 'cpu', timeout: -1, lint: 'yes' }, ctx).settings;
+    await conn.sendNotification(DidChangeConfigurationNotification.type, didChangeConfigurationParams({ ...bad, interpreter: PYTHON }));
+    const deadline = Date.now() + 10_000;
+    while (!messages.some((m) => /tapewatch\.lint/.test(m.message)) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const shown = messages.map((m) => m.message).join('\n');
+    assert.match(shown, /tapewatch\.timeout: expected a number of seconds greater than 0, got -1; using the default/);
+    assert.match(shown, /tapewatch\.lint: expected true or false; using the default/);
+    // Back to the settings of the tests below.
+    const good = resolveSettings({ device: 'cpu', timeout: 120, runOnSave: false, lint: true, args: [], env: {} }, ctx).settings;
+    await conn.sendNotification(DidChangeConfigurationNotification.type, didChangeConfigurationParams({ ...good, interpreter: PYTHON }));
+  });
+
   it('answers tapewatch/tapeGraph with null before any run', async () => {
     const result = await conn.sendRequest(Methods.tapeGraph, { uri: pathToFileURL(path.join(work, 'none.py')).toString() });
     assert.equal(parseTapeGraphResult(result), null);

@@ -1,8 +1,13 @@
 """Settings: the accepted envelopes, validation, per-folder resolution, and
-invalid values reported with window/showMessage (the server keeps going)."""
+invalid values reported with window/showMessage (the server keeps going).
+
+The server owns validation: the VS Code client passes values through
+(client-vscode/test/settings.test.ts checks its variable expansion), so
+the cases below include every one the client used to check itself."""
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -50,6 +55,68 @@ def test_invalid_values_fall_back_to_defaults(raw):
             settings.interpreter, settings.cwd) == (defaults.timeout, defaults.device, defaults.args,
                                                     defaults.run_on_save, defaults.lint, defaults.interpreter,
                                                     defaults.cwd)
+
+
+def test_valid_values_pass_trimmed_and_typed():
+    settings, problems = parse({"interpreter": " /usr/bin/python3 ", "device": "cuda:0", "timeout": 30, "cwd": "",
+                                "args": ["--steps", "4"], "env": {"A": "1"}, "runOnSave": True, "lint": False})
+    assert problems == []
+    assert settings == Settings(interpreter="/usr/bin/python3", device="cuda:0", timeout=30.0,
+                                args=("--steps", "4"), env={"A": "1"}, run_on_save=True, lint=False)
+
+
+def test_unset_and_empty_values_mean_the_defaults():
+    assert parse({"interpreter": "", "cwd": "  "}) == (Settings(), [])
+    assert parse({key: None for key in ("interpreter", "device", "timeout", "cwd", "args", "env", "runOnSave",
+                                        "lint", "checkLaunches")}) == (Settings(), [])
+
+
+# Each invalid value with its key, the reason and what happens instead, as the user sees it.
+INVALID = {
+    "device": "cuda 0; rm -rf", "timeout": -1, "args": ["ok", 3], "env": {"BAD NAME": "x", "N": 5, "OK": "y"},
+    "runOnSave": "yes", "lint": 1, "cwd": 7, "interpreter": 42, "checkLaunches": "on",
+}
+EXPECTED_PROBLEMS = [
+    'tapewatch.interpreter: expected the path of a Python interpreter; using the default',
+    'tapewatch.device: "cuda 0; rm -rf" is not a device name such as "cpu" or "cuda:0"; using the default',
+    'tapewatch.timeout: expected a number of seconds greater than 0, got -1; using the default',
+    'tapewatch.cwd: expected a folder path; using the default',
+    'tapewatch.args: expected a list of strings; using the default',
+    'tapewatch.env: "BAD NAME" is not a variable name; left out',
+    'tapewatch.env: N must be a string; left out',
+    'tapewatch.runOnSave: expected true or false; using the default',
+    'tapewatch.lint: expected true or false; using the default',
+    'tapewatch.checkLaunches: expected true or false; using the default',
+]
+
+
+def test_invalid_values_are_reported_one_by_one_and_dropped():
+    settings, problems = parse(INVALID)
+    assert settings == Settings(env={"OK": "y"})
+    assert problems == EXPECTED_PROBLEMS
+    assert all(re.match(r"tapewatch\.\w+: .+; (using the default|left out)$", p) for p in problems)
+
+
+@pytest.mark.timeout(30)
+async def test_every_invalid_value_a_client_pushes_is_shown(lsp):
+    """A client that validates nothing (VS Code's passes values through): the server says it all."""
+    await initialize(lsp, INVALID)
+    await wait_for(lambda: lsp.messages)
+    [message] = lsp.messages
+    assert message.type == types.MessageType.Warning
+    assert message.message == "Tapewatch settings: " + "; ".join(EXPECTED_PROBLEMS)
+    # Each one is also logged, to read after the message is gone.
+    await wait_for(lambda: all(any(p in m.message for m in lsp.log_messages) for p in EXPECTED_PROBLEMS))
+
+
+@pytest.mark.timeout(30)
+async def test_invalid_pulled_values_are_shown(lsp, tmp_path):
+    """workspace/configuration answers are validated like pushed settings."""
+    lsp.set_configuration({"tapewatch": {"timeout": "soon"}}, scope_uri=tmp_path.as_uri())
+    await initialize(lsp, {}, folder=tmp_path)
+    await wait_for(lambda: lsp.messages)
+    assert 'tapewatch.timeout: expected a number of seconds greater than 0, got "soon"; using the default' in (
+        lsp.messages[0].message)
 
 
 @pytest.mark.timeout(30)

@@ -5,7 +5,7 @@
 
 import * as os from 'node:os';
 import type { Uri } from 'vscode';
-import { resolveSettings, SECTION, SETTING_KEYS, type RawSettings, type ResolvedSettings } from './settings';
+import { isUnset, resolveSettings, SECTION, SETTING_KEYS, type RawSettings, type ResolvedSettings } from './settings';
 import { getConfiguration, isTrusted, workspaceFolderPath } from './vscodeapi';
 
 export function readRawSettings(scope?: Uri): RawSettings {
@@ -19,8 +19,9 @@ export function readRawSettings(scope?: Uri): RawSettings {
 
 /**
  * The settings for `scope` (a document or folder; none: the first folder).
- * `runInterpreter` fills `interpreter` when the setting is empty (the Python
- * extension's environment the server was started with).
+ * `runInterpreter` fills `interpreter` when the setting is unset or blank (the
+ * Python extension's environment the server was started with); a value of the
+ * wrong type still goes to the server, which reports it.
  */
 export function readSettings(scope: Uri | undefined, runInterpreter: string | undefined): ResolvedSettings {
   const resolved = resolveSettings(readRawSettings(scope), {
@@ -29,8 +30,9 @@ export function readSettings(scope: Uri | undefined, runInterpreter: string | un
     env: process.env,
     trusted: isTrusted(),
   });
-  if (resolved.settings.interpreter === undefined && runInterpreter !== undefined) {
+  if (isUnset(resolved.settings.interpreter) && runInterpreter !== undefined) {
     resolved.settings.interpreter = runInterpreter;
+    resolved.interpreter = runInterpreter;
   }
   return resolved;
 }

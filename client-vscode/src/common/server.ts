@@ -31,7 +31,7 @@ import { Commands, EXTENSION_NAME, Methods, PYTHON_EXTENSION_ID } from './consta
 import { errorText, traceFor } from './logging';
 import { activeEnvironment, chooseInterpreter, runInterpreter, type InterpreterChoice, type PythonExtensionApi } from './python';
 import { describeLaunch, locateServerCode, serverLaunch } from './serverLaunch';
-import { didChangeConfigurationParams, initializationOptions, RESTART_KEYS, SECTION } from './settings';
+import { didChangeConfigurationParams, initializationOptions, RESTART_KEYS, SECTION, type ResolvedSettings, type ServerSettings } from './settings';
 import * as vsapi from './vscodeapi';
 
 /** Server commands the extension registers itself (see commandFilter.ts). */
@@ -125,11 +125,11 @@ export class ServerConnection {
     this.fireState();
 
     const trusted = vsapi.isTrusted();
-    const { settings, problems } = readSettings(undefined, undefined);
+    const { interpreter, problems } = readSettings(undefined, undefined);
     this.reportProblems(problems);
-    const pythonApi = settings.interpreter ? undefined : await this.pythonExtension();
+    const pythonApi = interpreter ? undefined : await this.pythonExtension();
     const choice = chooseInterpreter({
-      setting: settings.interpreter,
+      setting: interpreter,
       pythonExtension: await activeEnvironment(pythonApi, vsapi.activeDocument()?.uri),
       trusted,
       platform: process.platform,
@@ -158,7 +158,7 @@ export class ServerConnection {
       initializationOptions: initializationOptions(this.settingsFor(undefined)),
       middleware: {
         workspace: {
-          // `workspace/configuration` pulls get the same validated settings as the push.
+          // `workspace/configuration` pulls get the same expanded settings as the push (the server validates both).
           configuration: async (params, token, next) => {
             const pulled = await next(params, token);
             if (!Array.isArray(pulled)) {
@@ -241,15 +241,19 @@ export class ServerConnection {
     await client.dispose().catch(() => undefined);
   }
 
-  private settingsFor(scope: Uri | undefined) {
-    const { settings, problems } = readSettings(scope, this.choice ? runInterpreter(this.choice) : undefined);
-    this.reportProblems(problems);
-    return settings;
+  private resolvedFor(scope: Uri | undefined): ResolvedSettings {
+    const resolved = readSettings(scope, this.choice ? runInterpreter(this.choice) : undefined);
+    this.reportProblems(resolved.problems);
+    return resolved;
+  }
+
+  private settingsFor(scope: Uri | undefined): ServerSettings {
+    return this.resolvedFor(scope).settings;
   }
 
   /** The interpreter that runs scripts for `scope`: the setting, else the server's own. */
   interpreterFor(scope: Uri | undefined): string | undefined {
-    return this.settingsFor(scope).interpreter ?? this.choice?.command;
+    return this.resolvedFor(scope).interpreter ?? this.choice?.command;
   }
 
   private reportProblems(problems: string[]): void {

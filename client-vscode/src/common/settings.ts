@@ -1,9 +1,12 @@
 /**
- * The `tapewatch.*` settings: read raw values, expand variables, validate, and
+ * The `tapewatch.*` settings: read raw values, expand VS Code's variables, and
  * produce the object the server expects (docs/protocol.md, "Settings").
  *
  * Pure: the caller passes what it read from `workspace.getConfiguration`.
- * An invalid value is reported and left out, so the server uses its default.
+ * The server owns validation (server/tapewatch/lsp/settings.py): values go
+ * through as the user wrote them, variables expanded, and the server reports
+ * each invalid one and uses its default. The client reads only what it needs
+ * itself: the interpreter that starts the server.
  */
 
 export const SECTION = 'tapewatch';
@@ -14,18 +17,11 @@ export const SETTING_KEYS = ['interpreter', 'device', 'timeout', 'cwd', 'args', 
 /** Settings whose change needs a new server process (they pick its interpreter). */
 export const RESTART_KEYS = ['interpreter'] as const;
 
-/** What the server receives. Optional keys are left out to mean "server default". */
-export interface ServerSettings {
-  interpreter?: string;
-  device?: string;
-  timeout?: number;
-  cwd?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  runOnSave?: boolean;
-  lint?: boolean;
-  checkLaunches?: boolean;
-}
+/**
+ * What the server receives: the section's values, variables expanded, not
+ * validated. Unset keys are left out (the server's default).
+ */
+export type ServerSettings = Record<string, unknown>;
 
 /** The raw values of the section as VS Code returns them (anything, really). */
 export type RawSettings = Record<string, unknown>;
@@ -44,7 +40,9 @@ export interface SettingsContext extends VariableContext {
 
 export interface ResolvedSettings {
   settings: ServerSettings;
-  /** One line per value that was invalid and left out. */
+  /** `tapewatch.interpreter` when it is a path (trimmed, expanded): the client starts the server with it. */
+  interpreter?: string;
+  /** One line per variable the client could not expand (the server reports invalid values). */
   problems: string[];
 }
 
@@ -86,84 +84,38 @@ function basename(path: string): string {
 }
 
 /**
- * Validate and expand the raw settings. `raw` holds the section's values
- * (`getConfiguration('tapewatch').get(key)` for each key).
+ * Expand the raw settings. `raw` holds the section's values
+ * (`getConfiguration('tapewatch').get(key)` for each key); they pass through
+ * unchecked, strings in `interpreter`, `cwd`, `args` and `env` expanded.
  */
 export function resolveSettings(raw: RawSettings, ctx: SettingsContext): ResolvedSettings {
   const problems: string[] = [];
-  const settings: ServerSettings = {};
-  const bad = (key: string, why: string) => problems.push(`tapewatch.${key}: ${why}; using the default`);
-  const expand = (key: string, value: string) => {
+  const expand = (key: string, value: unknown, trim = false): unknown => {
+    if (typeof value !== 'string') {
+      return value; // the server says what is wrong with it
+    }
     const notes: string[] = [];
-    const out = expandVariables(value, ctx, notes);
+    // A path's surrounding blanks are never meant (and `~/` must come first); an argument's may be.
+    const out = expandVariables(trim ? value.trim() : value, ctx, notes);
     for (const n of notes) {
       problems.push(`tapewatch.${key}: ${n}`);
     }
     return out;
   };
 
-  const interpreter = raw.interpreter;
-  if (typeof interpreter === 'string') {
-    if (interpreter.trim() !== '') {
-      settings.interpreter = expand('interpreter', interpreter.trim());
+  const settings: ServerSettings = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (value === undefined) {
+      continue;
     }
-  } else if (interpreter !== undefined && interpreter !== null) {
-    bad('interpreter', 'expected a path');
-  }
-
-  const device = raw.device;
-  if (typeof device === 'string' && /^[A-Za-z0-9_.:-]+$/.test(device.trim())) {
-    settings.device = device.trim();
-  } else if (device !== undefined && device !== null && device !== '') {
-    bad('device', `${JSON.stringify(device)} is not a device name such as "cpu" or "cuda:0"`);
-  }
-
-  const timeout = raw.timeout;
-  if (typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0) {
-    settings.timeout = timeout;
-  } else if (timeout !== undefined && timeout !== null) {
-    bad('timeout', 'expected a number of seconds greater than 0');
-  }
-
-  const cwd = raw.cwd;
-  if (typeof cwd === 'string') {
-    if (cwd.trim() !== '') {
-      settings.cwd = expand('cwd', cwd.trim());
-    }
-  } else if (cwd !== undefined && cwd !== null) {
-    bad('cwd', 'expected a folder path');
-  }
-
-  const args = raw.args;
-  if (Array.isArray(args) && args.every((a) => typeof a === 'string')) {
-    settings.args = args.map((a: string) => expand('args', a));
-  } else if (args !== undefined && args !== null) {
-    bad('args', 'expected a list of strings');
-  }
-
-  const env = raw.env;
-  if (isPlainObject(env)) {
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(env)) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-        problems.push(`tapewatch.env: ${JSON.stringify(name)} is not a variable name; left out`);
-      } else if (typeof value !== 'string') {
-        problems.push(`tapewatch.env: ${name} must be a string; left out`);
-      } else {
-        out[name] = expand('env', value);
-      }
-    }
-    settings.env = out;
-  } else if (env !== undefined && env !== null) {
-    bad('env', 'expected an object of strings');
-  }
-
-  for (const key of ['runOnSave', 'lint', 'checkLaunches'] as const) {
-    const value = raw[key];
-    if (typeof value === 'boolean') {
+    if (key === 'interpreter' || key === 'cwd') {
+      settings[key] = expand(key, value, true);
+    } else if (key === 'args' && Array.isArray(value)) {
+      settings[key] = value.map((a: unknown) => expand(key, a));
+    } else if (key === 'env' && isPlainObject(value)) {
+      settings[key] = Object.fromEntries(Object.entries(value).map(([name, v]) => [name, expand(key, v)]));
+    } else {
       settings[key] = value;
-    } else if (value !== undefined && value !== null) {
-      bad(key, 'expected true or false');
     }
   }
 
@@ -171,7 +123,13 @@ export function resolveSettings(raw: RawSettings, ctx: SettingsContext): Resolve
     // The server runs scripts on save by itself; in an untrusted workspace it must not.
     settings.runOnSave = false;
   }
-  return { settings, problems };
+  const interpreter = settings.interpreter;
+  return { settings, interpreter: typeof interpreter === 'string' && interpreter !== '' ? interpreter : undefined, problems };
+}
+
+/** Unset, null or blank: the server would use its default. */
+export function isUnset(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -5,12 +5,19 @@ Sources, later ones winning key by key: the defaults;
 ``workspace/didChangeConfiguration`` (``{"settings": {"tapewatch": {...}}}``);
 and, when the client supports it, ``workspace/configuration`` pulled for the
 whole window and for each workspace folder.  An invalid value is reported
-with ``window/showMessage`` and replaced by the default.
+with ``window/showMessage`` (and logged) and replaced by the default.
+
+The server owns validation: clients pass the values through as the user
+wrote them (the VS Code client only expands its variables first), so the
+messages here are the only ones the user sees about a bad value.  Values
+are quoted as JSON, the way the user wrote them in ``settings.json``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import math
 import os
 import re
@@ -23,6 +30,8 @@ from lsprotocol import types
 from .. import defaults
 from . import uris
 from .server import Feature, TapewatchServer
+
+logger = logging.getLogger("tapewatch.lsp.settings")
 
 SECTION = "tapewatch"
 _DEVICE = re.compile(r"^[A-Za-z0-9_.:-]+$")
@@ -51,6 +60,11 @@ def unwrap(options: Any) -> Dict[str, Any]:
     if isinstance(options.get(SECTION), dict):
         options = options[SECTION]
     return dict(options)
+
+
+def _quoted(value: Any) -> str:
+    """A value as the user wrote it in JSON (``"cuda 0"``, ``true``), not as Python prints it."""
+    return json.dumps(value, ensure_ascii=False, default=repr)
 
 
 def parse(raw: Dict[str, Any], folder: Optional[str] = None) -> Tuple[Settings, List[str]]:
@@ -82,13 +96,13 @@ def parse(raw: Dict[str, Any], folder: Optional[str] = None) -> Tuple[Settings, 
     if isinstance(value, str) and _DEVICE.match(value.strip()):
         out["device"] = value.strip()
     elif value is not None and value != "":
-        bad("device", "%r is not a device name such as \"cpu\" or \"cuda:0\"" % (value,))
+        bad("device", "%s is not a device name such as \"cpu\" or \"cuda:0\"" % _quoted(value))
 
     value = raw.get("timeout")
     if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > 0:
         out["timeout"] = float(value)
     elif value is not None:
-        bad("timeout", "expected a number of seconds greater than 0, got %r" % (value,))
+        bad("timeout", "expected a number of seconds greater than 0, got %s" % _quoted(value))
 
     value = raw.get("cwd")
     if isinstance(value, str):
@@ -111,7 +125,7 @@ def parse(raw: Dict[str, Any], folder: Optional[str] = None) -> Tuple[Settings, 
         env = {}
         for name, item in value.items():
             if not isinstance(name, str) or not _ENV_NAME.match(name):
-                problems.append("tapewatch.env: %r is not a variable name; left out" % (name,))
+                problems.append("tapewatch.env: %s is not a variable name; left out" % _quoted(name))
             elif not isinstance(item, str):
                 problems.append("tapewatch.env: %s must be a string; left out" % name)
             else:
@@ -234,6 +248,8 @@ class SettingsFeature(Feature):
             return
         fresh = [x for x in problems if x not in self._shown]
         self._shown = set(problems)
+        for problem in fresh:
+            logger.warning("%s", problem)  # kept in the log after the message is dismissed
         if fresh:
             self.server.show("Tapewatch settings: " + "; ".join(fresh), types.MessageType.Warning)
 
