@@ -103,3 +103,56 @@ def test_lints_are_the_same_with_and_without_the_parser():
         chunked = [(f.code, f.location.line, f.location.column, f.message)
                    for f in lint_source(source, str(path), parser=parser)]
         assert chunked == plain, path.name
+
+
+def _lint_json(source, path, parser=None):
+    return [f.to_json() for f in lint_source(source, path, parser=parser)]
+
+
+def _edits(source):
+    """Edits an editor makes: lines inserted above, inside and below definitions, a file fact changed."""
+    lines = source.split("\n")
+    defs = [n for n, line in enumerate(lines) if line.startswith("def ") or line.startswith("@wp.")]
+    middle = defs[len(defs) // 2] if defs else len(lines) // 2
+    yield "\n".join(["", "# a comment typed at the top"] + lines)
+    yield "\n".join(lines[:middle] + ["", ""] + lines[middle:])  # the definitions below move down
+    yield "\n".join(lines[:middle + 2] + ["    unused_local = 1.0"] + lines[middle + 2:])  # inside one
+    yield "\n".join(lines[:middle] + lines[middle + 1:])  # a line deleted: the chunk is parsed anew
+    yield source.replace("import warp as wp", "import warp as wp\nimport warp as wq", 1)  # the aliases change
+    yield source + "\nwp.config.enable_vector_component_overwrites = True\n"  # a file-wide option
+    yield source.replace("0.5", "0.25")  # constants (and findings that name them) change
+    yield source
+
+
+def test_lints_through_the_memo_equal_fresh_lints_after_every_edit():
+    """The kernel rules' findings kept per function (lint.memo) never go stale: after each edit the
+    editor's lint (one parser, one memo across the edits) equals a lint from scratch, data and related
+    locations included, and moved definitions come back at their new lines."""
+    paths = sorted((ROOT / "examples").rglob("*.py"))
+    for path in paths:
+        source = path.read_text()
+        if "@wp.kernel" not in source and "@wp.func" not in source:
+            continue
+        parser = ChunkParser()
+        for n, edited in enumerate([source] + list(_edits(source))):
+            assert _lint_json(edited, str(path), parser) == _lint_json(edited, str(path)), (path.name, n)
+
+
+def test_the_memo_checks_only_the_function_an_edit_touched():
+    kernel = '''
+@wp.kernel
+def k{i}(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    s = x[i] * 2.0
+    y[i] *= s
+'''
+    source = "import warp as wp\n" + "".join(kernel.format(i=i) for i in range(20))
+    parser = ChunkParser()
+    first = lint_source(source, "k.py", parser=parser)
+    assert parser.memo.checked == 20 and len(first) == 20
+    lines = source.split("\n")
+    at = lines.index("def k10(x: wp.array(dtype=float), y: wp.array(dtype=float)):") + 2
+    edited = "\n".join(lines[:at] + ["    t = x[i] + 1.0"] + lines[at:])
+    again = lint_source(edited, "k.py", parser=parser)
+    assert parser.memo.checked == 1  # k10 itself; k11..k19 moved down one line and were reused
+    assert [f.location.line for f in again] == [f.location.line + (f.location.line > at) for f in first]

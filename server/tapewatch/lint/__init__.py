@@ -68,7 +68,12 @@ def _lint(source, path, parser: Optional[ChunkParser]) -> List[Finding]:
         ctx = context.parse(source, path if isinstance(path, str) else str(path), parser)
         if ctx is None:
             return []
-        result = findings.finalize(ctx.src, registry.run_rules(ctx))
+        memo = parser.memo if parser is not None else None
+        if memo is not None:
+            memo.begin()
+        result = findings.finalize(ctx.src, registry.run_rules(ctx, memo=memo))
+        if memo is not None:
+            memo.end()
         # Free the tree while the collector is still paused: otherwise the
         # first allocation after re-enabling it scans all those live nodes.
         del ctx

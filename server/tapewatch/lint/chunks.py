@@ -21,6 +21,8 @@ import ast
 import threading
 from typing import Dict, List, Optional, Tuple
 
+from .memo import FunctionMemo
+
 # Lines that continue a statement, never start one, even in column 0.
 _CONTINUATIONS = ("else", "elif", "except", "finally")
 MAX_CACHED = 4096  # chunks kept per parser (one open file holds one per top-level statement)
@@ -53,6 +55,8 @@ class ChunkParser:
         self._cache: Dict[str, _Chunk] = {}
         self.lock = threading.Lock()  # the cached nodes are moved in place: one parse (and its use) at a time
         self.parsed_chunks = 0  # chunks parsed by the last call (the rest were reused)
+        # The kernel rules' findings per function, for the nodes this parser hands back unchanged.
+        self.memo = FunctionMemo()
 
     def parse(self, source: str, path: str = "<unknown>") -> ast.Module:
         lines = source.splitlines(keepends=True)

@@ -9,6 +9,7 @@ expressions are walked lazily, only when a rule asks for ``host_calls``.
 from __future__ import annotations
 
 import ast
+import functools
 from typing import Dict, List, Optional, Set, Tuple
 
 from . import body
@@ -125,6 +126,16 @@ class FileContext:
             self._host_calls = sorted(found, key=lambda n: (n.lineno, n.col_offset))
         return self._host_calls
 
+    def facts(self) -> tuple:
+        """The file-level facts a kernel rule may read, as one comparable value (``lint.memo``)."""
+        return (
+            self.names.key(),
+            tuple(sorted((k, repr(v)) for k, v in self.constants.items())),
+            tuple(sorted((k, repr(v)) for k, v in self.user_types.items())),
+            tuple(sorted((k, tuple((f, ast.dump(e)) for f, e in v.items())) for k, v in self.structs.items())),
+            tuple((s.scope, s.key, ast.dump(s.value), s.kernel) for s in self.options),
+        )
+
     def numeric(self, node: ast.AST) -> Optional[Number]:
         return numeric_value(node, self.names, self.constants)
 
@@ -239,7 +250,8 @@ class FileContext:
         for d in defs:
             fn = warp_function(d, self.names, self.structs, wrapped.get(d.name))
             if fn is not None:
-                fn.index = body.build(fn.node, lambda n, fn=fn: self.is_invariant(n, fn), self.is_linear_call)
+                fn.builder = functools.partial(body.build, fn.node, functools.partial(self.is_invariant, fn=fn),
+                                               self.is_linear_call)
                 self.functions.append(fn)
                 self._kernel_options(fn)
         self.functions.sort(key=lambda f: f.node.lineno)

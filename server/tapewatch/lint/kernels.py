@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Optional
+from typing import Callable, Dict, FrozenSet, Optional
 
 from .names import Names
 
@@ -49,7 +49,16 @@ class WarpFunction:
     struct_params: Dict[str, str]  # parameter -> name of a @wp.struct defined in this file
     options: Dict[str, ast.expr] = field(default_factory=dict)  # decorator keywords
     module_options: Dict[str, ast.expr] = field(default_factory=dict)  # module_options={...}
-    index: object = None  # body.FunctionIndex, built once by the context
+    # Builds the body.FunctionIndex on first use (the context sets it): a function whose findings
+    # the editor's memo already holds is never walked.
+    builder: Optional[Callable[[], object]] = None
+    _index: object = None
+
+    @property
+    def index(self):
+        if self._index is None and self.builder is not None:
+            self._index = self.builder()
+        return self._index
 
     @property
     def value_params(self) -> FrozenSet[str]:

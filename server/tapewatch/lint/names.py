@@ -72,6 +72,10 @@ class Names:
         self._aliases.setdefault("wp", WARP)
         self._cache.clear()
 
+    def key(self) -> tuple:
+        """The aliases as a comparable value: what every qualified name depends on."""
+        return tuple(sorted(self._aliases.items()))
+
     def binds(self, name: str) -> bool:
         """True if ``name`` is bound to something from Warp (cheap pre-check before ``qualname``)."""
         return name in self._aliases

@@ -16,30 +16,32 @@ from tapewatch.model import Finding
 
 from .. import findings
 from ..context import FileContext
-from ..kernels import FUNC_GRAD
+from ..kernels import FUNC_GRAD, WarpFunction
 from ..names import unparse
 
 CODE = "TW307"
 
 
-def check(ctx: FileContext) -> Iterator[Finding]:
-    for fn in ctx.functions:
-        if fn.kind != FUNC_GRAD:
+FUNCTIONS = "all"  # check_function runs on every Warp function (custom adjoints among them)
+
+
+def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
+    if fn.kind != FUNC_GRAD:
+        return
+    for node in ast.walk(fn.node):
+        if not isinstance(node, ast.Assign):
             continue
-        for node in ast.walk(fn.node):
-            if not isinstance(node, ast.Assign):
-                continue
-            for target in node.targets:
-                if _is_adjoint_slot(target):
-                    name = unparse(target.slice)
-                    yield findings.make(
-                        ctx.src, CODE,
-                        "The custom adjoint `%s` assigns `wp.adjoint[%s]` instead of adding to it: contributions "
-                        "to the gradient of `%s` from elsewhere are overwritten; write `wp.adjoint[%s] += ...`"
-                        % (fn.name, name, name, name),
-                        node,
-                        data={"function": fn.name, "input": name},
-                    )
+        for target in node.targets:
+            if _is_adjoint_slot(target):
+                name = unparse(target.slice)
+                yield findings.make(
+                    ctx.src, CODE,
+                    "The custom adjoint `%s` assigns `wp.adjoint[%s]` instead of adding to it: contributions "
+                    "to the gradient of `%s` from elsewhere are overwritten; write `wp.adjoint[%s] += ...`"
+                    % (fn.name, name, name, name),
+                    node,
+                    data={"function": fn.name, "input": name},
+                )
 
 
 def _is_adjoint_slot(target: ast.expr) -> bool:

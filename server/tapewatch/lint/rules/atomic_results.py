@@ -23,7 +23,7 @@ from tapewatch.model import Finding
 
 from .. import findings
 from ..context import FileContext
-from ..kernels import KERNEL
+from ..kernels import KERNEL, WarpFunction
 
 CODE = "TW308"
 
@@ -32,25 +32,27 @@ _ATOMICS = frozenset(
 )
 
 
-def check(ctx: FileContext) -> Iterator[Finding]:
-    for fn in ctx.differentiated_functions():
-        yield from _reads_after_accumulating(ctx, fn)
-        discarded = fn.index.statement_calls
-        for node in fn.index.calls:
-            if id(node) in discarded:
-                continue
-            q = ctx.names.qualname(node.func) or ""
-            op = q.rsplit(".", 1)[-1]
-            if not q.startswith("warp.") or op not in _ATOMICS:
-                continue
-            yield findings.make(
-                ctx.src, CODE,
-                "`%s` uses the return value of `wp.%s`: the backward pass does not replay atomics, so there the "
-                "value differs from the forward pass and adjoints indexed by it land on the wrong elements"
-                % (fn.name, op),
-                node,
-                data={"function": fn.name, "operation": op},
-            )
+FUNCTIONS = "differentiated"  # check_function runs on each function Warp differentiates
+
+
+def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
+    yield from _reads_after_accumulating(ctx, fn)
+    discarded = fn.index.statement_calls
+    for node in fn.index.calls:
+        if id(node) in discarded:
+            continue
+        q = ctx.names.qualname(node.func) or ""
+        op = q.rsplit(".", 1)[-1]
+        if not q.startswith("warp.") or op not in _ATOMICS:
+            continue
+        yield findings.make(
+            ctx.src, CODE,
+            "`%s` uses the return value of `wp.%s`: the backward pass does not replay atomics, so there the "
+            "value differs from the forward pass and adjoints indexed by it land on the wrong elements"
+            % (fn.name, op),
+            node,
+            data={"function": fn.name, "operation": op},
+        )
 
 
 def _reads_after_accumulating(ctx: FileContext, fn) -> Iterator[Finding]:

@@ -42,12 +42,14 @@ CODE = "TW303"
 PLAIN, LINEAR, MULTIPLICATIVE, NONLINEAR = "plain", "linear", "multiplicative", "nonlinear"
 
 
-def check(ctx: FileContext) -> Iterator[Finding]:
-    for fn in ctx.differentiated_functions():
-        for loop in fn.index.loops:
-            reason = dynamic_reason(loop, fn, ctx)
-            if reason is not None:
-                yield from _check_loop(ctx, fn, loop, reason)
+FUNCTIONS = "differentiated"  # check_function runs on each function Warp differentiates
+
+
+def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
+    for loop in fn.index.loops:
+        reason = dynamic_reason(loop, fn, ctx)
+        if reason is not None:
+            yield from _check_loop(ctx, fn, loop, reason)
 
 
 class _Update:

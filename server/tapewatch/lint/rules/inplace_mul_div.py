@@ -25,24 +25,26 @@ CODE = "TW301"
 _OPS = {ast.Mult: "*=", ast.Div: "/=", ast.Pow: "**=", ast.MatMult: "@="}
 
 
-def check(ctx: FileContext) -> Iterator[Finding]:
-    for fn in ctx.differentiated_functions():
-        for aug in fn.index.augassigns:
-            op = _OPS.get(type(aug.op))
-            if op is None:
-                continue
-            array = _array_element_of(aug.target, fn, ctx)
-            if array is None:
-                continue
-            kind = "kernel" if fn.kind == "kernel" else "function"
-            yield findings.make(
-                ctx.src, CODE,
-                "In-place `%s` on an element of array `%s` in %s `%s` is not differentiable: "
-                "the backward pass needs the value it overwrites (only `+=`/`-=` accumulate adjoints)"
-                % (op, array, kind, fn.name),
-                aug,
-                data={"kernel": fn.name, "array": array, "operator": op, "target": unparse(aug.target)},
-            )
+FUNCTIONS = "differentiated"  # check_function runs on each function Warp differentiates
+
+
+def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
+    for aug in fn.index.augassigns:
+        op = _OPS.get(type(aug.op))
+        if op is None:
+            continue
+        array = _array_element_of(aug.target, fn, ctx)
+        if array is None:
+            continue
+        kind = "kernel" if fn.kind == "kernel" else "function"
+        yield findings.make(
+            ctx.src, CODE,
+            "In-place `%s` on an element of array `%s` in %s `%s` is not differentiable: "
+            "the backward pass needs the value it overwrites (only `+=`/`-=` accumulate adjoints)"
+            % (op, array, kind, fn.name),
+            aug,
+            data={"kernel": fn.name, "array": array, "operator": op, "target": unparse(aug.target)},
+        )
 
 
 def _array_element_of(target: ast.expr, fn: WarpFunction, ctx: FileContext) -> Optional[str]:

@@ -57,17 +57,19 @@ class _Vector:
 State = Dict[str, _Vector]
 
 
-def check(ctx: FileContext) -> Iterator[Finding]:
+FUNCTIONS = "differentiated"  # check_function runs on each function Warp differentiates
+
+
+def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
     # A global config flag, usually set once at start-up (or in a test's setup
     # function): if the file turns it on anywhere, trust that it is on.
     for site in ctx.options:
         if site.key == "enable_vector_component_overwrites" and isinstance(site.value, ast.Constant) \
                 and site.value.value is True:
             return
-    for fn in ctx.differentiated_functions():
-        out: List[Finding] = []
-        _Walker(ctx, fn, out).block(fn.node.body, _parameters(ctx, fn))
-        yield from out
+    out: List[Finding] = []
+    _Walker(ctx, fn, out).block(fn.node.body, _parameters(ctx, fn))
+    yield from out
 
 
 def _parameters(ctx: FileContext, fn: WarpFunction) -> State:

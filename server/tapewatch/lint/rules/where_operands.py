@@ -54,17 +54,19 @@ _GUARDS = {_LOW: ("max", "clamp", "where", "select"), _HIGH: ("min", "clamp", "w
 _OPERAND_KEYWORDS = ("value_if_true", "value_if_false")
 
 
-def check(ctx: FileContext) -> Iterator[Finding]:
-    for fn in ctx.differentiated_functions():
-        reported: Set[int] = set()
-        for call in fn.index.calls:
-            q = ctx.names.qualname(call.func)
-            if q not in ("warp.where", "warp.select"):
-                continue
-            func = q[5:]
-            operands = list(call.args[1:3]) + [k.value for k in call.keywords if k.arg in _OPERAND_KEYWORDS]
-            for operand in operands:
-                yield from _operand(ctx, fn, call, func, operand, reported)
+FUNCTIONS = "differentiated"  # check_function runs on each function Warp differentiates
+
+
+def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
+    reported: Set[int] = set()
+    for call in fn.index.calls:
+        q = ctx.names.qualname(call.func)
+        if q not in ("warp.where", "warp.select"):
+            continue
+        func = q[5:]
+        operands = list(call.args[1:3]) + [k.value for k in call.keywords if k.arg in _OPERAND_KEYWORDS]
+        for operand in operands:
+            yield from _operand(ctx, fn, call, func, operand, reported)
 
 
 def _operand(ctx: FileContext, fn: WarpFunction, where: ast.Call, func: str, operand: ast.expr,
