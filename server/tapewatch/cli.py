@@ -308,6 +308,7 @@ async def _run_all(requests, jobs: int, quiet: bool, err, with_harness: bool = T
 
 def _report(results: list, fmt: str, base: str) -> str:
     from .report import to_json, to_sarif, to_text  # noqa: PLC0415
+    from .json_layout import dumps  # noqa: PLC0415
     from .report.sarif import findings_to_sarif  # noqa: PLC0415
 
     if len(results) == 1:
@@ -318,7 +319,7 @@ def _report(results: list, fmt: str, base: str) -> str:
         import json  # noqa: PLC0415
 
         worst = max(results, key=_exit_status).status
-        return json.dumps({"status": worst, "runs": [json.loads(to_json(r)) for r in results]}, indent=2)
+        return dumps({"status": worst, "runs": [json.loads(to_json(r)) for r in results]}, depth=4)
     if fmt == "sarif":
         findings = [f for r in results for f in r.findings]
         return findings_to_sarif(findings, base, {"scripts": [os.path.relpath(r.script, base) for r in results]})

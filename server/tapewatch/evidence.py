@@ -17,6 +17,7 @@ import os
 from typing import Dict, List, Optional, Tuple
 
 from .model import Finding
+from .json_layout import dumps
 
 FOLDER = os.path.join(".tapewatch", "runs")
 KEEP = 50  # runs kept per script
@@ -88,7 +89,7 @@ def save(result, root: Optional[str] = None) -> Optional[str]:
             n += 1
             path = path[:-5].rsplit("~", 1)[0] + "~%d.json" % n
         with open(path, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1)
+            f.write(dumps(data))
         _prune(folder, stem)
     except OSError:
         return None

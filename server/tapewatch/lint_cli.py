@@ -12,13 +12,13 @@ code).
 from __future__ import annotations
 
 import fnmatch
-import json
 import os
 import sys
 from typing import Dict, Iterable, List, Sequence, Tuple
 
 from . import codes
 from .model import Finding
+from .json_layout import dumps
 
 SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", "venv", ".tox", ".nox",
              "site-packages", "dist-packages", "build", "dist", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
@@ -133,7 +133,7 @@ def main(ns) -> int:
         return 2
     base = os.getcwd()
     if ns.format == "json":
-        out = json.dumps({"files": len(files), "findings": [f.to_json() for f in found]}, indent=2)
+        out = dumps({"files": len(files), "findings": [f.to_json() for f in found]})
     elif ns.format == "sarif":
         out = findings_to_sarif(found, base=base)
     else:

@@ -44,8 +44,24 @@ def involved_files(script: str, kernels: Iterable[dict], findings: Iterable[Find
     return out
 
 
-def lint_run(script: str, kernels: List[dict], findings: List[Finding]) -> List[Finding]:
-    """Lint findings for the files of a run, confirmed by the launches the run made."""
+Prelinted = Dict[str, Tuple[bytes, List[Finding]]]  # path -> (the source linted, its lints)
+
+
+def prelint(script: str) -> Prelinted:
+    """The script's lints, computed while the probe runs (they need only the file)."""
+    from .lint import lint_source  # noqa: PLC0415 (the lint engine: not needed by the probe)
+
+    path = os.path.abspath(script)
+    with open(path, "rb") as fh:
+        source = fh.read()
+    return {path: (source, lint_source(source, path))}
+
+
+def lint_run(script: str, kernels: List[dict], findings: List[Finding],
+             prelinted: Optional[Prelinted] = None) -> List[Finding]:
+    """Lint findings for the files of a run, confirmed by the launches the run made.
+
+    ``prelinted`` (from ``prelint``) is used for files whose content has not changed since."""
     from .lint import lint_source  # noqa: PLC0415 (the lint engine: not needed by the probe)
 
     by_def: Dict[Tuple[str, str], dict] = {}
@@ -71,7 +87,8 @@ def lint_run(script: str, kernels: List[dict], findings: List[Finding]) -> List[
                 source = fh.read()
         except OSError:
             continue
-        lints = lint_source(source, path)
+        early = (prelinted or {}).get(path)
+        lints = early[1] if early is not None and early[0] == source else lint_source(source, path)
         if not lints:
             continue
         defs = _enclosing_defs(source)

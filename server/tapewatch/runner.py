@@ -250,6 +250,9 @@ async def run_probe(
     os.close(write_fd)
 
     tree = Descendants(proc.pid)
+    # The script's lints need only its text: computed on another core while the probe runs.
+    prelinted = asyncio.get_running_loop().run_in_executor(None, _prelint, req.script) \
+        if req.lint and not is_harness(req.script) else None
     collector = _EventCollector(result, on_event)
     tails = {"stdout": _Tail(), "stderr": _Tail()}
     tasks = [
@@ -295,12 +298,22 @@ async def run_probe(
         from .run_lints import lint_run  # noqa: PLC0415
 
         try:
-            result.findings.extend(lint_run(req.script, result.kernels, result.findings))
+            early = await prelinted if prelinted is not None else None
+            result.findings.extend(lint_run(req.script, result.kernels, result.findings, early))
         except Exception as exc:  # noqa: BLE001 (the runtime findings stand; say the lints are missing)
             result.findings.append(codes.tool_finding(
                 "TW910", "Internal error in Tapewatch while linting the run's files (%s: %s): results may be "
                 "incomplete." % (type(exc).__name__, exc)))
     return result
+
+
+def _prelint(script: str):
+    from .run_lints import prelint  # noqa: PLC0415 (the lint engine loads only when a run lints)
+
+    try:
+        return prelint(script)
+    except Exception:  # noqa: BLE001 (lint_run lints again, and reports a failure there)
+        return None
 
 
 @dataclass

@@ -162,10 +162,28 @@ def top_of(script: str, src: LineSource) -> Span:
 
 
 def json_safe(value: Any) -> Any:
+    """``value`` as plain JSON data (``Diagnostic.data`` goes to the client as is)."""
+    if isinstance(value, dict) and _plain(value):
+        return dict(value)  # already plain, as almost every finding's data is: no round trip
     try:
         return json.loads(json.dumps(value, default=str))
     except (TypeError, ValueError):
         return {}
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    if isinstance(value, _SCALARS):
+        return True
+    if depth > 8:
+        return False
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v, depth + 1) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_plain(v, depth + 1) for v in value)
+    return False
 
 
 def entry_of(finding: Finding, script: str, script_uri: str, src: LineSource, kind: str = "run",

@@ -23,6 +23,7 @@ _TAPEWATCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _skip_prefixes: Tuple[str, ...] = (_TAPEWATCH_DIR + os.sep,)
 # Before 3.11 runpy is a plain file of the standard library, not "<frozen runpy>".
 _skip_files = {os.path.abspath(_runpy.__file__)} if getattr(_runpy, "__file__", None) else set()
+_is_user: Dict[str, bool] = {}  # asked for every frame of every event: decided once per file
 
 
 def skip_package(path: str) -> None:
@@ -31,6 +32,7 @@ def skip_package(path: str) -> None:
     prefix = os.path.abspath(path) + os.sep
     if prefix not in _skip_prefixes:
         _skip_prefixes = _skip_prefixes + (prefix,)
+        _is_user.clear()
 
 
 def _library_prefixes() -> Tuple[str, ...]:
@@ -61,12 +63,14 @@ def show_library_frames() -> None:
     """Treat installed packages as the user's (``--library-frames``): findings may land inside them."""
     global _library
     _library = ()
+    _is_user.clear()
 
 
 def user_root(path: str) -> None:
     """The script's folder is the user's, even inside an installed package."""
     global _user_roots
     _user_roots = _user_roots + (os.path.abspath(path) + os.sep,)
+    _is_user.clear()
 
 
 def is_library_file(filename: str) -> bool:
@@ -80,6 +84,13 @@ def is_library_file(filename: str) -> bool:
 
 
 def is_user_file(filename: str) -> bool:
+    known = _is_user.get(filename)
+    if known is None:
+        known = _is_user[filename] = _decide_user_file(filename)
+    return known
+
+
+def _decide_user_file(filename: str) -> bool:
     if not filename or filename.startswith("<"):
         return False  # <frozen runpy>, <string>, <stdin>...
     if filename.startswith(_skip_prefixes) or filename in _skip_files:
@@ -184,6 +195,49 @@ def _position(code, lasti: int) -> Optional[tuple]:
     return tuple(pos) if pos and pos[0] is not None else None
 
 
+_segments: Dict[tuple, Optional[ast.Call]] = {}  # (file, span) -> the call parsed from that span alone
+
+
+def _call_in_span(filename: str, pos: tuple, module_globals=None) -> Optional[ast.Call]:
+    """The call whose source is exactly ``pos`` (line, end line, col, end col), parsed alone.
+
+    Parsing a few characters per distinct call site instead of the whole file
+    keeps a first lookup cheap in a module of thousands of lines.  The call's
+    own position is shifted back to the file's; its sub-expressions keep
+    positions relative to the span (callers only unparse them: fixing every
+    node cost more than the parse).  None when the span is not a whole call
+    (the caller then parses the file)."""
+    key = (filename, pos)
+    if key in _segments:
+        return _segments[key]
+    found = None
+    line, end_line, col, end_col = pos
+    lines = linecache.getlines(filename, module_globals)
+    if end_line is not None and col is not None and end_col is not None and 0 < line <= end_line <= len(lines):
+        chunk = [text.encode("utf-8") for text in lines[line - 1:end_line]]
+        chunk[-1] = chunk[-1][:end_col]
+        chunk[0] = chunk[0][col:]
+        try:
+            tree = compile(b"".join(chunk).decode("utf-8"), filename, "eval", ast.PyCF_ONLY_AST, dont_inherit=True)
+        except (SyntaxError, ValueError, RecursionError, UnicodeDecodeError):
+            tree = None
+        if tree is not None and isinstance(tree.body, ast.Call):
+            found = tree.body
+            found.lineno, found.end_lineno = line, end_line
+            found.col_offset, found.end_col_offset = col, end_col
+    _segments[key] = found
+    return found
+
+
+def line_of(frame) -> int:
+    """``frame.f_lineno``, from the code object's cached positions where Python has them.
+
+    ``f_lineno`` decodes the line table from its start on every access, so in
+    a module of thousands of lines each launch paid for all the lines above it."""
+    pos = _position(frame.f_code, frame.f_lasti)
+    return pos[0] if pos is not None else frame.f_lineno
+
+
 def call_at(frame, names: Sequence[str] = ()) -> Optional[ast.Call]:
     """The call expression a frame is executing.
 
@@ -192,18 +246,17 @@ def call_at(frame, names: Sequence[str] = ()) -> Optional[ast.Call]:
     function name is one of ``names`` is taken.  Cached per code object,
     instruction and names: a loop of launches costs one lookup.
     """
-    key = (frame.f_code, frame.f_lasti, tuple(names), frame.f_lineno)
+    key = (frame.f_code, frame.f_lasti, tuple(names))  # the instruction fixes the line
     if key in _resolved:
         return _resolved[key]
     filename = frame.f_code.co_filename
-    if not _calls_in(filename, frame.f_globals):
-        _resolved[key] = None
-        return None
     found = None
     pos = _position(frame.f_code, frame.f_lasti)
     if pos is not None:
-        found = _by_span[filename].get(pos)
-    if found is None:
+        found = _call_in_span(filename, pos, frame.f_globals)
+        if found is None and _calls_in(filename, frame.f_globals):
+            found = _by_span[filename].get(pos)
+    if found is None and _calls_in(filename, frame.f_globals):
         line = frame.f_lineno
         best_end = 0
         for call in _by_line[filename].get(line, ()):

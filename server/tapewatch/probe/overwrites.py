@@ -26,14 +26,22 @@ COPY_OPS = {"copy": "wp.copy", "clone": "wp.clone", "assign": "array.assign"}
 
 
 def harmless_reason(entry) -> Optional[str]:
-    """Why an overwrite of what ``entry`` read cannot change the gradient, or None."""
+    """Why an overwrite of what ``entry`` read cannot change the gradient, or None (decided once
+    per read: the launch's arrays and kernel do not change)."""
     record, access = entry.record, entry.access
+    label = record.access_label(access)
+    reason = record.harmless.get(label)
+    if reason is None:
+        reason = record.harmless[label] = _harmless_reason(record, label) or ""
+    return reason or None
+
+
+def _harmless_reason(record, label: str) -> Optional[str]:
     from .tracker import differentiable  # noqa: PLC0415
 
     if not any(differentiable(a.array) for a in record.accesses if a.write):
         return ("`%s` writes no array with requires_grad, so no gradient flows back through its adjoint"
                 % record.kernel_name)
-    label = record.access_label(access)
     if not kernel_access(record.kernel).adjoint_uses(label, record.differentiable_paths()):
         return ("`%s` is linear in `%s`: its adjoint does not use the overwritten values, so the gradient is "
                 "unaffected" % (record.kernel_name, label))

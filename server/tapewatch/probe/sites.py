@@ -21,7 +21,7 @@ class FrameSnap:
     def __init__(self, frame):
         self.f_code = frame.f_code
         self.f_lasti = frame.f_lasti
-        self.f_lineno = frame.f_lineno
+        self.f_lineno = frames.line_of(frame)
         self.f_globals = frame.f_globals
 
     def location(self, names: Sequence[str] = ()) -> Location:

@@ -52,7 +52,7 @@ class Access(NamedTuple):
 class LaunchRecord:
     """One taped launch as the probe saw it (shared by every array it read)."""
 
-    __slots__ = ("index", "kernel", "site", "args", "accesses", "tape_index", "_names")
+    __slots__ = ("index", "kernel", "site", "args", "accesses", "tape_index", "_names", "harmless")
 
     def __init__(self, index, kernel, site, args, accesses, tape_index):
         self.index = index
@@ -62,6 +62,9 @@ class LaunchRecord:
         self.accesses: List[Access] = accesses
         self.tape_index = tape_index  # position in tape.launches (for the graph)
         self._names: Optional[list] = None
+        # access label -> why overwriting what it read cannot change the gradient ("" when it can):
+        # asked before every write that lands on the read, decided once (overwrites.harmless_reason).
+        self.harmless: Dict[str, str] = {}
 
     @property
     def reads(self) -> List[int]:

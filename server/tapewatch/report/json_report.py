@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
 from ..runner import RunResult
+from ..json_layout import dumps
 
 
 def to_json(result: RunResult, include_tapes: bool = False) -> str:
@@ -14,4 +13,4 @@ def to_json(result: RunResult, include_tapes: bool = False) -> str:
     obj["findings"] = [f.to_json() for f in result.findings]
     if include_tapes:
         obj["tapes"] = [t.to_json() for t in result.tapes]
-    return json.dumps(obj, indent=2)
+    return dumps(obj)  # a finding per line

@@ -8,7 +8,6 @@ unknown code or a relative path never breaks the report.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import urllib.parse
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import List, Optional
 from .. import __version__, codes
 from ..model import Finding, Location
 from ..runner import RunResult
+from ..json_layout import dumps
 
 _LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint": "note"}
 
@@ -122,4 +122,4 @@ def findings_to_sarif(findings: List[Finding], base: Optional[str] = None, prope
         "version": "2.1.0",
         "runs": [run],
     }
-    return json.dumps(doc, indent=2)
+    return dumps(doc, depth=4)  # a result per line
