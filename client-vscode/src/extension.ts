@@ -12,6 +12,7 @@ import * as vsapi from './common/vscodeapi';
 import { TapeGraphPanel } from './graph/panel';
 import { ReportDocuments } from './reports';
 import { StatusBar } from './statusBar';
+import { welcomeOnFirstActivation } from './welcome';
 
 let server: ServerConnection | undefined;
 
@@ -45,6 +46,8 @@ export async function activate(context: vsapi.ExtensionContext): Promise<void> {
     vsapi.onDidChangeActiveTextEditor(() => status.update({ device: configuredDevice() })),
     vsapi.onDidGrantWorkspaceTrust(() => status.update({})),
   );
+  // Not awaited: the walkthrough opens while the server starts.
+  void welcomeOnFirstActivation(context, log);
   await connection.restart();
 }
 

@@ -37,7 +37,7 @@ async function check(server: ServerConnection, log: vsapi.LogOutputChannel): Pro
     log.info(`Interpreter check: ${interpreter ?? 'the interpreter'} has Warp ${list.warp_version || '?'} (${list.devices.join(', ') || 'no devices'}).`);
     return;
   }
-  const toast = interpreterToast(interpreter, list.error);
+  const toast = interpreterToast(interpreter, list.error, server.interpreterSource === 'path');
   log.warn(toast.message);
   const pick = await vsapi.showWarningMessage(toast.message, ...toast.actions.map((a) => a.title));
   const action = toast.actions.find((a) => a.title === pick);

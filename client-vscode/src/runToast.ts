@@ -66,9 +66,14 @@ export function runToast(file: string, summary: RunSummary): Toast | undefined {
 /**
  * The warning when the interpreter cannot import Warp, at server start
  * (before a run fails on it). The server's error usually names the
- * interpreter already; it is not repeated then.
+ * interpreter already; it is not repeated then. `fromPath`: no interpreter
+ * is set and none came from the Python extension, so the server runs on
+ * `python3` from PATH — say so, since a new user chose nothing.
  */
-export function interpreterToast(interpreter: string | undefined, error: string): Toast {
-  const message = interpreter && !error.includes(interpreter) ? `Tapewatch: ${interpreter} cannot import Warp (${error})` : `Tapewatch: ${error}`;
+export function interpreterToast(interpreter: string | undefined, error: string, fromPath = false): Toast {
+  const problem = interpreter && !error.includes(interpreter) ? `${interpreter} cannot import Warp (${error})` : error;
+  const message = fromPath
+    ? `Tapewatch: no interpreter is set (tapewatch.interpreter), so Tapewatch uses ${interpreter ?? 'python3'} from PATH: ${problem}`
+    : `Tapewatch: ${problem}`;
   return { level: 'warning', message, actions: fixesFor('TW903') };
 }

@@ -88,4 +88,19 @@ describe('the interpreter check at server start', () => {
     const own = "Warp cannot be imported in /usr/bin/python3 (ModuleNotFoundError: No module named 'warp').";
     assert.equal(interpreterToast('/usr/bin/python3', own).message, `Tapewatch: ${own}`);
   });
+
+  it('tells a user who set nothing that python3 from PATH was used', () => {
+    const own = "Warp cannot be imported in /usr/bin/python3 (ModuleNotFoundError: No module named 'warp').";
+    const t = interpreterToast('python3', own, true);
+    assert.equal(t.message, `Tapewatch: no interpreter is set (tapewatch.interpreter), so Tapewatch uses python3 from PATH: ${own}`);
+    assert.deepEqual(
+      t.actions.map((a) => a.title),
+      ['Select Interpreter', 'Open Settings'],
+    );
+    // An error that does not name it: named once, after PATH.
+    assert.equal(
+      interpreterToast('python3', 'timed out', true).message,
+      'Tapewatch: no interpreter is set (tapewatch.interpreter), so Tapewatch uses python3 from PATH: python3 cannot import Warp (timed out)',
+    );
+  });
 });

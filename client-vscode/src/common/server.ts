@@ -29,7 +29,7 @@ import { readSettings } from './config';
 import { ExecuteCommandsExcept } from './commandFilter';
 import { Commands, EXTENSION_NAME, Methods, PYTHON_EXTENSION_ID } from './constants';
 import { errorText, traceFor } from './logging';
-import { activeEnvironment, chooseInterpreter, runInterpreter, type InterpreterChoice, type PythonExtensionApi } from './python';
+import { activeEnvironment, chooseInterpreter, runInterpreter, type InterpreterChoice, type InterpreterSource, type PythonExtensionApi } from './python';
 import { describeLaunch, locateServerCode, serverLaunch } from './serverLaunch';
 import { didChangeConfigurationParams, initializationOptions, RESTART_KEYS, SECTION, type ResolvedSettings, type ServerSettings } from './settings';
 import * as vsapi from './vscodeapi';
@@ -249,6 +249,11 @@ export class ServerConnection {
 
   private settingsFor(scope: Uri | undefined): ServerSettings {
     return this.resolvedFor(scope).settings;
+  }
+
+  /** Where the server's interpreter came from (`path`: nothing set, `python3` from PATH). */
+  get interpreterSource(): InterpreterSource | undefined {
+    return this.choice?.source;
   }
 
   /** The interpreter that runs scripts for `scope`: the setting, else the server's own. */
