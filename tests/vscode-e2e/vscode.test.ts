@@ -1,23 +1,38 @@
 /**
  * The built extension in a real VS Code: dist/tapewatch.vsix installed into
  * code-server (VS Code 1.100 in the browser), driven by headless Chromium.
- * Opens a copy of examples/pingpong_helper.py, runs "Tapewatch: Run
- * Verification" from the command palette and checks that
- *   1. the Problems panel lists TW101 on the launch line (`# expect: TW101`),
- *   2. the editor draws a warning squiggle on that line,
- *   3. "Tapewatch: Show Tape Graph" opens the webview with the drawn graph,
+ * The user starts as a new one: no `tapewatch.interpreter`, no Python
+ * extension, and `python3` on PATH without Warp. Checks that
+ *   1. opening a Python script (the extension activates) opens the Get
+ *      Started walkthrough beside it, its first page rendered, and warns that
+ *      no interpreter is set and python3 from PATH cannot import Warp, with
+ *      "Select Interpreter"; that button opens the setting, where the test
+ *      types the Python with Warp: the walkthrough's first step is checked
+ *      and the server restarts on it;
+ * then, on a copy of examples/pingpong_helper.py, "Tapewatch: Run
+ * Verification" from the command palette:
+ *   2. the Problems panel lists TW101 on the launch line (`# expect: TW101`),
+ *   3. the editor draws a warning squiggle on that line,
+ *   4. "Tapewatch: Show Tape Graph" opens the webview with the drawn graph,
  *      and its "Collapse repeated launches" toggle draws every launch,
- *   4. the "Show documentation for TW101" quick fix opens the page as a
+ *   5. the "Show documentation for TW101" quick fix opens the page as a
  *      rendered Markdown preview,
- *   5. a second run replaces the first run's diagnostics (one TW101), and the
+ *   6. a second run replaces the first run's diagnostics (one TW101), and the
  *      status bar's number equals VS Code's own Problems count,
- *   6. "Tapewatch: Clear Diagnostics" withdraws them and resets the status bar,
- *   7. the extension page shows its icon and its readme's pictures, and the
- *      walkthrough opens with its first page rendered,
- *   8. a run cancelled from its progress notification's Cancel button (the
+ *   7. "Tapewatch: Clear Diagnostics" withdraws them and resets the status bar,
+ *   8. the extension page shows its icon and its readme's pictures, and
+ *      "Welcome: Open Walkthrough" opens the walkthrough with the steps done
+ *      so far checked, on the one left (the harness),
+ *   9. a run cancelled from its progress notification's Cancel button (the
  *      script sleeps after its TW102 finding) keeps that finding in the
  *      Problems panel, and the status bar says cancelled,
- *   9. an interpreter without Warp is named at server start and in the failed
+ *  10. Bisect Horizon names the first diverging step and goes to it; Compare
+ *      with Previous Run renders its report,
+ *  11. a run of examples/wrong_custom_adjoint.py reports TW404 (the per-launch
+ *      check), and the run toast's "Show Tape Graph" opens the view with the
+ *      launch check's Jacobian picture: AD, FD and |AD − FD| cells, the
+ *      disagreeing elements marked, the numbers in each cell's hover text,
+ *  12. an interpreter without Warp is named at server start and in the failed
  *      run's toast (TW903), both with "Select Interpreter".
  *
  * Needs: scripts/setup-code-server.sh (code-server under .cache/code-server),
@@ -25,7 +40,9 @@
  * scripts/setup.sh), Debian's chromium. `npm run test:e2e` builds the .vsix
  * and runs this file. The Python extension is not installed (code-server has
  * no gallery here): the interpreter comes from `tapewatch.interpreter` in the
- * user settings.
+ * user settings, set by the first test through the Settings editor. Before
+ * that the extension finds `python3` on PATH: code-server's PATH starts with a
+ * folder whose `python3` is TAPEWATCH_E2E_NO_WARP_PYTHON.
  *
  * Environment:
  *   CODE_SERVER              code-server's entry.js (default: the one in .cache/code-server)
@@ -33,7 +50,7 @@
  *   TAPEWATCH_TEST_PYTHON    the interpreter with Warp (default .venv/bin/python)
  *   TAPEWATCH_E2E_NO_WARP_PYTHON  a Python 3.9+ without Warp (default /usr/bin/python3)
  *   CHROMIUM_PATH            default /usr/bin/chromium
- *   TAPEWATCH_E2E_SCREENSHOTS  folder for vscode-{squiggle,problems,graph}.png
+ *   TAPEWATCH_E2E_SCREENSHOTS  folder for vscode-{first-run,squiggle,problems,graph,jacobian}.png
  *                            (default .cache/e2e-artifacts; docs/images for the README)
  * On failure: a screenshot, code-server's log, VS Code's logs (the extension's
  * "Tapewatch" output channel among them) and the browser console are saved in
@@ -42,7 +59,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, type WriteStream } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -61,6 +78,10 @@ const EXAMPLE = path.join(ROOT, 'examples', 'pingpong_helper.py');
 const SLEEPER = path.join(__dirname, 'fixtures', 'cancel_after_finding.py');
 /** AD and FD agree for 4 steps of its horizon (STEPS = 8) and diverge at 5: what Bisect Horizon finds. */
 const LATE_BUG = path.join(ROOT, 'tests', 'harness', 'programs', 'late_bug.py');
+/** A custom adjoint with wrong math: the per-launch check's TW404, with its compared derivatives. */
+const WRONG_ADJOINT = path.join(ROOT, 'examples', 'wrong_custom_adjoint.py');
+/** A Python 3.9+ without Warp: `python3` on code-server's PATH, later a workspace's interpreter. */
+const NO_WARP_PYTHON = process.env.TAPEWATCH_E2E_NO_WARP_PYTHON || '/usr/bin/python3';
 
 /** Timeouts (ms). The Warp run itself takes 3-10 s on a CPU; the first one also compiles kernels. */
 const T = {
@@ -116,6 +137,7 @@ const missing = [
   [VSIX, 'the extension: run npm run package (npm run test:e2e does)'],
   [PYTHON, 'a Python with Warp: run scripts/setup.sh (or set TAPEWATCH_TEST_PYTHON)'],
   [CHROMIUM, 'chromium: apt-get install chromium (or set CHROMIUM_PATH)'],
+  [NO_WARP_PYTHON, 'a Python 3.9+ without Warp (or set TAPEWATCH_E2E_NO_WARP_PYTHON)'],
 ].filter(([p]) => !existsSync(p));
 
 describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 600_000 }, () => {
@@ -218,10 +240,9 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     return page;
   }
 
-  /** The user settings.json. */
+  /** The user settings.json of a new user: no `tapewatch.interpreter` (the first test sets it). */
   function writeSettings(): void {
     const settings = {
-      'tapewatch.interpreter': PYTHON,
       'tapewatch.device': 'cpu',
       'workbench.startupEditor': 'none',
       'workbench.tips.enabled': false,
@@ -327,6 +348,34 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     await p.screenshot({ path: path.join(SHOTS, file), clip: box, timeout: T.ui });
   }
 
+  /** The text of the first <h1> in any frame (webviews are frames) that matches, or '' after `timeout`. */
+  async function frameHeading(match: RegExp, timeout: number): Promise<string> {
+    const p = requirePage();
+    const deadline = Date.now() + timeout;
+    do {
+      for (const frame of p.frames()) {
+        const h1 = (await frame.locator('h1').first().textContent({ timeout: 500 }).catch(() => null)) ?? '';
+        if (match.test(h1)) {
+          return h1;
+        }
+      }
+      await sleep(250);
+    } while (Date.now() < deadline);
+    return '';
+  }
+
+  /** The extension's "Tapewatch" output channel as VS Code logged it (all windows and restarts). */
+  function extensionLog(): string {
+    const logs = path.join(userData, 'logs');
+    if (!existsSync(logs)) {
+      return '';
+    }
+    return (readdirSync(logs, { recursive: true, encoding: 'utf8' }) as string[])
+      .filter((f) => f.endsWith(path.join('tapewatch.tapewatch', 'Tapewatch.log')))
+      .map((f) => readFileSync(path.join(logs, f), 'utf8'))
+      .join('\n');
+  }
+
   before(async () => {
     if (missing.length) {
       assert.fail(`the VS Code e2e test needs:\n${missing.map(([p, why]) => `  ${p} — ${why}`).join('\n')}`);
@@ -342,10 +391,19 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     cpSync(EXAMPLE, path.join(workspace, path.basename(EXAMPLE)));
     cpSync(SLEEPER, path.join(workspace, path.basename(SLEEPER)));
     cpSync(LATE_BUG, path.join(workspace, path.basename(LATE_BUG)));
+    cpSync(WRONG_ADJOINT, path.join(workspace, path.basename(WRONG_ADJOINT)));
     writeSettings();
+    // What a new user's extension finds with nothing set: `python3` on PATH, here one without Warp.
+    const bin = path.join(tmp, 'bin');
+    mkdirSync(bin);
+    symlinkSync(NO_WARP_PYTHON, path.join(bin, 'python3'));
     // code-server writes a default config.yaml and data under XDG folders: keep them in tmp.
     const env: NodeJS.ProcessEnv = {
       ...process.env,
+      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+      // The extension host gets this environment as it is: without it the server merges the login
+      // shell's (resolveShellEnv), whose PATH may put another python3 (one with Warp) first.
+      VSCODE_CLI: '1',
       XDG_CONFIG_HOME: path.join(tmp, 'xdg-config'),
       XDG_DATA_HOME: path.join(tmp, 'xdg-data'),
       WARP_CACHE_PATH: path.join(tmp, 'warp-cache'),
@@ -454,7 +512,67 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     }
   });
 
-  it('lists TW101 on the launch line in the Problems panel after "Tapewatch: Run Verification"', async () => {
+  it('greets a new user with no interpreter set: the walkthrough, and the interpreter prompt that sets it', async (t) => {
+    const p = requirePage();
+    const walkthrough = p.locator('.gettingStartedContainer').filter({ hasText: 'Find gradient bugs with Tapewatch' }).first();
+    const prompt = toast(/no interpreter is set \(tapewatch\.interpreter\), so Tapewatch uses python3 from PATH/);
+    await step('open a Python script: the extension activates', async () => {
+      await quickOpen(path.basename(EXAMPLE), path.basename(EXAMPLE));
+      await p.locator('.monaco-editor .view-lines').filter({ hasText: 'import warp as wp' }).first().waitFor({ state: 'visible', timeout: T.ui });
+    });
+    await step('the walkthrough opens beside the script, on its first page', async () => {
+      await walkthrough.waitFor({ state: 'visible', timeout: T.start });
+      await walkthrough.locator('button.getting-started-step').filter({ hasText: 'Pick the Python that has Warp' }).first().waitFor({ state: 'visible', timeout: T.ui });
+      assert.ok(await frameHeading(/The Python that has Warp/, T.ui), "the first step's page (interpreter.md) renders");
+      // Beside, not instead: the script stays open in its own group.
+      assert.equal(await p.locator('.part.editor .editor-group-container').count(), 2, 'two editor groups: the script and the walkthrough');
+      await p.locator('.tabs-container .tab').filter({ hasText: path.basename(EXAMPLE) }).first().waitFor({ state: 'visible', timeout: T.ui });
+    });
+    await step('the interpreter prompt names the problem, with Select Interpreter', async () => {
+      await prompt.waitFor({ state: 'visible', timeout: T.start });
+      const text = (await prompt.innerText()).replace(/\s+/g, ' ');
+      t.diagnostic(`prompt: ${text}`);
+      assert.match(text, /Warp cannot be imported/, text);
+      await prompt.locator('.monaco-button', { hasText: 'Open Settings' }).first().waitFor({ state: 'visible', timeout: T.ui });
+      await parkMouse();
+      // The editors and the notification over them (a clip of the page).
+      await shoot('.part.editor', 'vscode-first-run.png');
+    });
+    await step('Select Interpreter opens the setting; the Python with Warp typed there is used', async () => {
+      await prompt.locator('.monaco-button', { hasText: 'Select Interpreter' }).first().click({ timeout: T.ui });
+      const item = p.locator('.settings-editor .setting-item-contents').filter({ hasText: 'Path to the Python interpreter that has Warp' }).first();
+      await item.waitFor({ state: 'visible', timeout: T.ui });
+      const input = item.locator('.setting-item-control input').first();
+      await input.fill(PYTHON, { timeout: T.ui });
+      await input.press('Enter');
+      // The Settings editor writes the user settings.json; the server restarts on the new interpreter
+      // and its check finds Warp (the extension's log says so).
+      const settingsFile = path.join(userData, 'User', 'settings.json');
+      const deadline = Date.now() + T.start;
+      while (!extensionLog().includes(`Interpreter check: ${PYTHON} has Warp`) && Date.now() < deadline) {
+        await sleep(250);
+      }
+      assert.ok(readFileSync(settingsFile, 'utf8').includes(JSON.stringify(PYTHON)), 'the user settings.json has the interpreter');
+      assert.ok(extensionLog().includes(`Interpreter check: ${PYTHON} has Warp`), `the server restarted on ${PYTHON} and found Warp`);
+    });
+    await step("the walkthrough's first step is checked", async () => {
+      // The Settings editor opened over it: back to the walkthrough's tab.
+      await p.locator('.tabs-container .tab').filter({ hasText: 'Walkthrough: Tapewatch' }).first().click({ timeout: T.ui });
+      await walkthrough
+        .locator('button.getting-started-step[aria-checked="true"]')
+        .filter({ hasText: 'Pick the Python that has Warp' })
+        .first()
+        .waitFor({ state: 'attached', timeout: T.ui });
+      await runCommand('Notifications: Clear All Notifications');
+      await runCommand('View: Close All Editor Groups');
+    });
+  });
+
+  it('lists TW101 on the launch line in the Problems panel after "Tapewatch: Run Verification"', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
     const p = requirePage();
     await step('open the example', async () => {
       await quickOpen(path.basename(EXAMPLE), path.basename(EXAMPLE));
@@ -616,20 +734,7 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     await step('the page is a Markdown preview, not the raw file', async () => {
       await p.locator('.tabs-container .tab').filter({ hasText: 'Preview TW101.md' }).first().waitFor({ state: 'visible', timeout: T.ui });
       // The preview is a webview: find the frame whose page rendered the heading.
-      const deadline = Date.now() + T.ui;
-      let heading = '';
-      while (!heading && Date.now() < deadline) {
-        for (const frame of p.frames()) {
-          heading = (await frame.locator('h1').first().textContent({ timeout: 500 }).catch(() => null)) ?? '';
-          if (/TW101/.test(heading)) {
-            break;
-          }
-          heading = '';
-        }
-        if (!heading) {
-          await sleep(250);
-        }
-      }
+      const heading = await frameHeading(/TW101/, T.ui);
       assert.match(heading, /TW101/, 'the preview renders the page\'s title as a heading');
       const raw = p.locator('.tabs-container .tab').filter({ hasText: /^TW101\.md/ });
       assert.equal(await raw.count(), 0, 'no editor of the raw TW101.md');
@@ -679,7 +784,7 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     });
   });
 
-  it('shows the extension page with its icon and pictures loaded', async (t) => {
+  it('shows the extension page with its icon and pictures loaded, and the walkthrough from the command palette', async (t) => {
     if (failures) {
       t.skip('an earlier step failed');
       return;
@@ -719,25 +824,22 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
       await runCommand('View: Close All Editors');
       await runCommand('View: Close Primary Side Bar');
     });
-    await step('the walkthrough opens on its first step, its page rendered', async () => {
+    await step('"Welcome: Open Walkthrough" opens it on the step not done yet, its page rendered', async () => {
       await p.keyboard.press('F1');
       const input = p.locator('.quick-input-widget input');
       await input.fill('>Welcome: Open Walkthrough', { timeout: T.ui });
       await p.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'Open Walkthrough' }).first().click({ timeout: T.ui });
       await p.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'Find gradient bugs with Tapewatch' }).first().click({ timeout: T.ui });
-      await p.locator('.gettingStartedContainer').filter({ hasText: 'Pick the Python that has Warp' }).first().waitFor({ state: 'visible', timeout: T.ui });
-      const deadline = Date.now() + T.ui;
-      let rendered = false;
-      while (!rendered && Date.now() < deadline) {
-        for (const frame of p.frames()) {
-          const h1 = (await frame.locator('h1').first().textContent({ timeout: 500 }).catch(() => null)) ?? '';
-          rendered ||= h1.includes('The Python that has Warp');
-        }
-        if (!rendered) {
-          await sleep(250);
-        }
-      }
-      assert.ok(rendered, "the first step's page (interpreter.md) renders");
+      const walkthrough = p.locator('.gettingStartedContainer').filter({ hasText: 'Find gradient bugs with Tapewatch' }).first();
+      await walkthrough.waitFor({ state: 'visible', timeout: T.ui });
+      // What the tests did so far completes every step but the harness: the interpreter set, a run, the
+      // Problems panel (Ctrl+Shift+M), the tape graph. It opens on the one left.
+      const checked = await walkthrough.locator('button.getting-started-step[aria-checked="true"]').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-step-id')));
+      assert.deepEqual(
+        checked.map((id) => id?.split('#').pop()),
+        ['interpreter', 'run', 'finding', 'graph'],
+      );
+      assert.ok(await frameHeading(/The ground truth: finite differences/, T.ui), "the harness step's page (harness.md) renders");
       await runCommand('View: Close All Editors');
     });
   });
@@ -839,13 +941,75 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     });
   });
 
+  it('draws the per-launch check\'s Jacobian (AD, FD, |AD − FD|) in the tape graph view, numbers on hover', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const p = requirePage();
+    const file = path.basename(WRONG_ADJOINT);
+    const tw404Line = readFileSync(WRONG_ADJOINT, 'utf8').split('\n').findIndex((l) => l.includes('# expect: TW404')) + 1;
+    assert.ok(tw404Line > 0, `${file} has a line marked "# expect: TW404"`);
+    const done = toast(/Tapewatch: wrong_custom_adjoint\.py: \d+ findings?/);
+    await step('run the script with the wrong custom adjoint', async () => {
+      await runCommand('Notifications: Clear All Notifications');
+      await quickOpen(file, file);
+      await runCommand('Tapewatch: Run Verification');
+      await done.waitFor({ state: 'visible', timeout: T.run });
+    });
+    await step('Show Tape Graph on the run\'s toast draws the launch check\'s Jacobian', async () => {
+      // At once: an information toast hides after a while.
+      await done.locator('.monaco-button', { hasText: 'Show Tape Graph' }).first().click({ timeout: T.ui });
+      // The whole height for the view (the command is offered only while the panel shows).
+      if (await p.locator('.part.panel').isVisible()) {
+        await runCommand('View: Hide Panel');
+      }
+      const view: FrameLocator = p.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+      await view.locator('body[data-phase="rendered"]').waitFor({ state: 'attached', timeout: T.graph });
+      const figure = view.locator('figure.tw-fd-jacobian').first();
+      await figure.waitFor({ state: 'visible', timeout: T.ui });
+      const caption = (await figure.locator('figcaption').textContent()) ?? '';
+      t.diagnostic(`caption: ${caption.slice(0, 200)}`);
+      assert.match(caption, /^actuate — TW404 launch check: \d+ derivatives? compared, \d+ disagrees?\./, caption);
+      // One grid: d force/d controls, a column per compared element of three cells (AD, FD, |AD − FD|).
+      const grid = figure.locator('svg.tw-jacobian').first();
+      assert.match((await grid.getAttribute('aria-label')) ?? '', /^d force\/d controls: \d+ elements? compared, \d+ disagrees?$/);
+      const columns = await grid.locator('g.tw-jcol').count();
+      assert.ok(columns >= 1, `compared elements drawn (${columns})`);
+      assert.equal(await grid.locator('rect.tw-cell').count(), 3 * columns, 'three cells per element');
+      for (const row of ['ad', 'fd', 'diff']) {
+        assert.equal(await grid.locator(`rect.tw-cell.tw-row-${row}`).count(), columns, `a ${row} cell per element`);
+      }
+      assert.ok((await grid.locator('g.tw-jcol.tw-fail .tw-mark').count()) >= 1, 'the disagreeing elements are marked');
+      // The numbers on hover: each cell's <title>; hovering frames the cell.
+      const worst = grid.locator('g.tw-jcol.tw-worst rect.tw-row-ad').first();
+      const hover = (await worst.locator('title').textContent()) ?? '';
+      t.diagnostic(`worst cell: ${hover}`);
+      assert.match(hover, /^d force\/d controls\[\d+\]: AD -?\d[\d.e+-]*, FD -?\d[\d.e+-]*, \|AD − FD\| \d[\d.e+-]* — disagrees \(the worst\)$/, hover);
+      await worst.hover();
+      assert.equal(await worst.evaluate((r) => getComputedStyle(r).strokeWidth), '2px');
+      // The picture: the script at the adjoint's line (its squiggle) beside the view scrolled to the Jacobian.
+      await runCommand('View: Focus First Editor Group');
+      await goToLine(tw404Line);
+      await view.locator('section.tw-fd-box').first().evaluate((box) => box.scrollIntoView({ block: 'start' }));
+      await parkMouse();
+      await shoot('.part.editor', 'vscode-jacobian.png');
+    });
+    await step('the Problems panel lists TW404 on the custom adjoint\'s line', async () => {
+      const rows = await problemRows('TW404');
+      t.diagnostic(`TW404 rows: ${rows.join(' | ').slice(0, 300)}`);
+      assert.ok(rows.some((r) => r.includes(`[Ln ${tw404Line}, Col`)), `TW404 on line ${tw404Line}: ${rows.join(' | ')}`);
+      await runCommand('View: Close All Editors');
+    });
+  });
+
   it('names a missing Warp at server start and in the failed run\'s toast, with Select Interpreter', async (t) => {
     if (failures) {
       t.skip('an earlier step failed');
       return;
     }
     const p = requirePage();
-    const noWarp = process.env.TAPEWATCH_E2E_NO_WARP_PYTHON || '/usr/bin/python3';
+    const noWarp = NO_WARP_PYTHON;
     await step('switch to an interpreter without Warp', async () => {
       await runCommand('Notifications: Clear All Notifications');
       // The workspace's settings (watched like any file of the folder; the user settings.json is not
