@@ -14,7 +14,7 @@ internal error and the finding goes out with the kernel's own labels.
 from __future__ import annotations
 
 import os
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from .. import codes
 from ..model import Finding, Location, Related
@@ -36,16 +36,29 @@ def harmless_reason(entry) -> Optional[str]:
     return reason or None
 
 
+# (kernel, label, differentiable labels, any differentiable write) -> reason or "": the verdict
+# depends on nothing else, and a launch in a loop asks it again for every new launch record
+_HARMLESS: Dict[tuple, str] = {}
+
+
 def _harmless_reason(record, label: str) -> Optional[str]:
     from .tracker import differentiable  # noqa: PLC0415
 
-    if not any(differentiable(a.array) for a in record.accesses if a.write):
-        return ("`%s` writes no array with requires_grad, so no gradient flows back through its adjoint"
-                % record.kernel_name)
-    if not kernel_access(record.kernel).adjoint_uses(label, record.differentiable_paths()):
-        return ("`%s` is linear in `%s`: its adjoint does not use the overwritten values, so the gradient is "
-                "unaffected" % (record.kernel_name, label))
-    return None
+    writes_gradient = any(differentiable(a.array) for a in record.accesses if a.write)
+    paths = record.differentiable_paths()
+    key = (record.kernel, label, tuple(paths), writes_gradient)
+    reason = _HARMLESS.get(key)
+    if reason is None:
+        reason = ""
+        if not writes_gradient:
+            reason = ("`%s` writes no array with requires_grad, so no gradient flows back through its adjoint"
+                      % record.kernel_name)
+        elif not kernel_access(record.kernel).adjoint_uses(label, paths):
+            reason = ("`%s` is linear in `%s`: its adjoint does not use the overwritten values, so the gradient "
+                      "is unaffected" % (record.kernel_name, label))
+        if len(_HARMLESS) < 1 << 16:
+            _HARMLESS[key] = reason
+    return reason or None
 
 
 def pick_reader(readers):

@@ -104,14 +104,24 @@ class LaunchRecord:
         snap = self.site.primary
         if snap is None:
             return []
-        call = frames.call_at(snap, LAUNCH_CALLS)
-        if call is None:
-            return []
-        exprs = frames.launch_arg_exprs(call)
-        return [frames.user_expression(e, self.site.snaps) for e in exprs[: len(self.args)]]
+        # The names depend only on the instructions of the call chain: a launch in a loop names once.
+        key = (tuple((s.f_code, s.f_lasti) for s in self.site.snaps), len(self.args))
+        names = _NAMES_BY_CHAIN.get(key)
+        if names is None:
+            call = frames.call_at(snap, LAUNCH_CALLS)
+            exprs = frames.launch_arg_exprs(call) if call is not None else []
+            names = [frames.user_expression(e, self.site.snaps) for e in exprs[: len(self.args)]]
+            if len(_NAMES_BY_CHAIN) < MAX_NAMED_CHAINS:
+                _NAMES_BY_CHAIN[key] = names
+        return names
 
     def differentiable_paths(self) -> List[str]:
         return [self.access_label(a) for a in self.accesses if differentiable(a.array)]
+
+
+# (instructions of a launch's call chain, argument count) -> the user's expression per argument
+_NAMES_BY_CHAIN: Dict[tuple, list] = {}
+MAX_NAMED_CHAINS = 1 << 16
 
 
 class ReadEntry(NamedTuple):
