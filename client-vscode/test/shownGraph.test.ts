@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { parseFinding, parseTapeGraphResult, type Finding } from '../shared/protocol';
 import { errorBars, fdEvidence, logAxis, relativeError } from '../webview/fdModel';
 import { nearestInDirection } from '../webview/nav';
-import { DEFAULT_OPTIONS, findingHighlight, nodeLabel, parseOptions, shownDot, shownGraph } from '../webview/shownGraph';
+import { DEFAULT_OPTIONS, EDGE_LABEL_LIMIT, findingHighlight, nodeLabel, parseOptions, shownGraph, vizGraph } from '../webview/shownGraph';
 import { fitView, zoomAt } from '../webview/viewMath';
 import { loadFixture, loopGraph } from './fixture';
 
@@ -28,7 +28,22 @@ describe('graph toggles', () => {
     assert.equal(g.drawnAs.size, loop.nodes.length);
     const write = g.edges.find((e) => e.source === step.id && e.target === states[1].id)!;
     assert.equal(write.count, 59);
-    assert.match(shownDot(g, DEFAULT_OPTIONS), /label="x_out ×59"/);
+    const drawn = vizGraph(g, DEFAULT_OPTIONS);
+    assert.deepEqual(drawn.edges!.find((e) => e.attributes?.id === write.id), { tail: step.id, head: states[1].id, attributes: { id: write.id, label: 'x_out ×59' } });
+    assert.deepEqual(drawn.nodes!.find((n) => n.name === step.id)!.attributes, { shape: 'box', style: 'rounded,filled', fillcolor: '#dde6f7', label: 'step ×60\nsim.py:20' });
+    assert.deepEqual(drawn.nodes!.find((n) => n.name === states[1].id)!.attributes, { shape: 'ellipse', style: 'filled', fillcolor: '#dddddd', label: 'states[1] … states[59] ×59\n(16,) float32' });
+  });
+
+  it('drops edge labels and bounds the layout above the edge limit', () => {
+    const small = vizGraph(shownGraph(loop, DEFAULT_OPTIONS), DEFAULT_OPTIONS);
+    assert.deepEqual(small.graphAttributes, { rankdir: 'LR' });
+    const all = shownGraph(loop, { ...DEFAULT_OPTIONS, collapse: false });
+    assert.ok(all.edges.length > EDGE_LABEL_LIMIT);
+    const large = vizGraph(all, DEFAULT_OPTIONS);
+    assert.deepEqual(large.graphAttributes, { rankdir: 'LR', mclimit: 0.3, nslimit: 2, nslimit1: 2 });
+    assert.ok(large.edges!.every((e) => e.attributes?.label === undefined && /^tw-e\d+$/.test(String(e.attributes?.id))));
+    assert.deepEqual(large.nodeAttributes, { fontname: 'Helvetica', fontsize: 10 });
+    assert.deepEqual(large.edgeAttributes, { fontname: 'Helvetica', fontsize: 9 });
   });
 
   it('keeps every launch when collapse is off', () => {
@@ -65,9 +80,9 @@ describe('graph toggles', () => {
 
   it('lays out left to right or top to bottom, arrays by name or by allocation', () => {
     const g = shownGraph(loop, DEFAULT_OPTIONS);
-    assert.match(shownDot(g, DEFAULT_OPTIONS), /rankdir=LR/);
+    assert.equal(vizGraph(g, DEFAULT_OPTIONS).graphAttributes?.rankdir, 'LR');
     const tb = { ...DEFAULT_OPTIONS, direction: 'TB' as const, labels: 'allocation' as const };
-    assert.match(shownDot(g, tb), /rankdir=TB/);
+    assert.equal(vizGraph(g, tb).graphAttributes?.rankdir, 'TB');
     const loss = g.nodes.find((n) => n.id === 'loss')!;
     assert.deepEqual(nodeLabel(loss, tb), ['allocated at sim.py:12', '(1,) float32']);
     assert.deepEqual(nodeLabel(loss, DEFAULT_OPTIONS), ['loss', '(1,) float32']);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTapeGraphResult, type Finding, type GraphNode, type TapeGraph } from '../shared/protocol';
-import { DEFAULT_OPTIONS, shownDot, shownGraph } from '../webview/shownGraph';
-import { buildGraphView, dotQuote, nodeTone, nodeTooltip, tapeFindings, tapeOptionText, worstSeverity } from '../webview/viewModel';
+import { DEFAULT_OPTIONS, graphvizLabel, shownGraph, vizGraph } from '../webview/shownGraph';
+import { buildGraphView, nodeTone, nodeTooltip, tapeFindings, tapeOptionText, worstSeverity } from '../webview/viewModel';
 import { loadFixture } from './fixture';
 
 const result = parseTapeGraphResult(loadFixture())!;
@@ -40,12 +40,12 @@ describe('graph view model', () => {
     for (const n of tape.nodes) {
       assert.equal(view.nodes.get(n.id)?.label, n.label);
     }
-    // every drawn node is named by its JSON id in the DOT the webview builds
+    // every drawn node is named by its JSON id in the graph the webview gives Graphviz
     const shown = shownGraph(tape, DEFAULT_OPTIONS);
-    const dot = shownDot(shown, DEFAULT_OPTIONS);
-    for (const n of shown.nodes) {
-      assert.ok(dot.includes(`  ${dotQuote(n.id)} [`), `${n.id} is a DOT node`);
-    }
+    assert.deepEqual(
+      vizGraph(shown, DEFAULT_OPTIONS).nodes!.map((n) => n.name),
+      shown.nodes.map((n) => n.id),
+    );
   });
 
   it('colours requires_grad arrays green and other arrays grey', () => {
@@ -105,16 +105,31 @@ describe('graph view model', () => {
     );
   });
 
-  it('quotes DOT labels in the drawn graph', () => {
-    assert.equal(dotQuote('a "b" \\ c\nd'), '"a \\"b\\" \\\\ c\\nd"');
+  it('carries labels as plain attribute values, which Graphviz draws as text', async () => {
+    // Graphviz reads `\N`, `\G`, `\n`, `\l` in any label, even in a graph object; a doubled backslash is drawn as one.
+    assert.equal(graphvizLabel(['a\\b \\N', 'line 2']), 'a\\\\b \\\\N\nline 2');
     const hostile = {
       ...tape,
-      nodes: [node({ id: 'a1', label: '"]; evil [label="x' }), node({ id: 'l1', kind: 'launch', label: 'k' })],
-      edges: [{ source: 'a1', target: 'l1', kind: 'read' as const, arg: '"x\n' }],
+      nodes: [node({ id: 'a1', label: 'a', names: ['"]; evil [label="x\\N {}'] }), node({ id: 'l1\\', kind: 'launch', label: '<img src=x>' })],
+      edges: [{ source: 'a1', target: 'l1\\', kind: 'read' as const, arg: '"x\\G}\nnext' }],
     };
-    const dot = shownDot(shownGraph(hostile, DEFAULT_OPTIONS), DEFAULT_OPTIONS);
-    assert.match(dot, /"a1" \[[^\n]*label="\\"\]; evil \[label=\\"x"\];/);
-    assert.match(dot, /"a1" -> "l1" \[[^\n]*label="\\"x\\n"\];/);
-    assert.doesNotMatch(dot, /^\s*evil/m);
+    const drawn = vizGraph(shownGraph(hostile, DEFAULT_OPTIONS), DEFAULT_OPTIONS);
+    // no DOT text: one node per tape node, named by its id as it is, each label a plain string
+    assert.deepEqual(
+      drawn.nodes!.map((n) => [n.name, n.attributes?.label]),
+      [
+        ['a1', '"]; evil [label="x\\\\N {}'],
+        ['l1\\', '<img src=x>'],
+      ],
+    );
+    assert.deepEqual(drawn.edges!.map((e) => [e.tail, e.head, e.attributes?.label]), [['a1', 'l1\\', '"x\\\\G}\nnext']]);
+    // and Graphviz draws exactly the user's text: backslashes as backslashes, a newline as a line break
+    const { instance } = await import('@viz-js/viz');
+    const svg = (await instance()).renderString(drawn, { format: 'svg' });
+    const xml = (t: string) => t.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c))).replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    const texts = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => xml(m[1]));
+    const titles = [...svg.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => xml(m[1]));
+    assert.deepEqual(texts, ['"]; evil [label="x\\N {}', '<img src=x>', '"x\\G}', 'next']);
+    assert.deepEqual(titles, ['tape', 'a1', 'l1\\', 'a1->l1\\']);
   });
 });

@@ -18,7 +18,7 @@ import type { Finding, Location, TapeGraph, TapeGraphResult } from '../shared/pr
 import { harnessChart, jacobianFigure, launchPanel } from './fdCharts';
 import { fdEvidence, type ErrorScale } from './fdModel';
 import { ARROWS, nearestInDirection } from './nav';
-import { edgeText, findingHighlight, parseOptions, shownDot, shownGraph, type GraphOptions, type ShownGraph } from './shownGraph';
+import { edgeText, findingHighlight, parseOptions, shownGraph, vizGraph, type GraphOptions, type ShownGraph } from './shownGraph';
 import { decorateSvg, sanitizeSvg } from './svg';
 import { buildGraphView, findingText, locationText, tapeFindings, tapeOptionText } from './viewModel';
 import { Viewport } from './viewport';
@@ -436,8 +436,7 @@ async function drawGraph(container: HTMLElement, tape: TapeGraph, result: TapeGr
     const viz = await vizPromise;
     // The JSON nodes and edges after the toggles: the server sends data, the drawing is ours.
     const shown = shownGraph(tape, options);
-    const dot = shownDot(shown, options);
-    const svg = viz.renderSVGElement(dot);
+    const svg = viz.renderSVGElement(vizGraph(shown, options));
     if (seq !== renderSeq) {
       return; // a newer render replaced this one
     }

@@ -1,7 +1,7 @@
 /**
  * Which nodes and edges of a tape the panel draws, after the toggles (the
- * options of Warp's `tape.visualize`), and the DOT for Graphviz. Pure (no
- * DOM), so the unit tests cover each toggle.
+ * options of Warp's `tape.visualize`), and the Graphviz graph object that
+ * draws them. Pure (no DOM), so the unit tests cover each toggle.
  *
  * The toggles, and why each is defined so:
  * - collapse: launches of one kernel from one call site (same kernel, same
@@ -23,8 +23,9 @@
  * No toggle hides a node that carries a finding.
  */
 
+import type { Attributes, Graph } from '@viz-js/viz';
 import type { GraphEdge, GraphNode, TapeGraph } from '../shared/protocol';
-import { baseName, dotQuote } from './viewModel';
+import { baseName } from './viewModel';
 
 export interface GraphOptions {
   collapse: boolean;
@@ -207,39 +208,52 @@ export function nodeLabel(n: ShownNode, options: GraphOptions): string[] {
 }
 
 /**
- * Above this many edges the DOT leaves out edge labels and bounds Graphviz's
+ * Above this many edges the graph leaves out edge labels and bounds Graphviz's
  * crossing minimisation: labels become extra nodes in dot's layout, and an
  * uncollapsed 60-step loop took 40 s with them, under 1 s without. The
  * argument names stay on each edge's hover text (main.ts).
  */
 export const EDGE_LABEL_LIMIT = 60;
 
-/** DOT for the drawn graph. Node names are the tape ids (`g.node > title` in the SVG). */
-export function shownDot(graph: ShownGraph, options: GraphOptions): string {
+/**
+ * A label as Graphviz should draw it. Graphviz reads a backslash in a label
+ * as an escape (`\n`, `\l`, `\N`, `\G`...) even when the label comes in a
+ * graph object, so each one is doubled: a user's `a\b` is drawn `a\b`, and
+ * no name can pull in the node's or the graph's name. Lines are joined with
+ * real newlines, which Graphviz breaks (centred); nothing else in the text
+ * is special, since the graph object is never parsed as DOT.
+ */
+export function graphvizLabel(lines: string[]): string {
+  return lines.join('\n').replace(/\\/g, '\\\\');
+}
+
+const NODE_STYLE: Record<GraphNode['kind'], Attributes> = {
+  launch: { shape: 'box', style: 'rounded,filled', fillcolor: '#dde6f7' },
+  array: { shape: 'ellipse', style: 'filled', fillcolor: '#dddddd' },
+  func: { shape: 'box' },
+};
+
+/**
+ * The drawn graph as a @viz-js/viz graph object (no DOT text). Node names
+ * are the tape ids (`g.node > title` in the SVG), edge ids name `g.edge`.
+ */
+export function vizGraph(graph: ShownGraph, options: GraphOptions): Graph {
   const large = graph.edges.length > EDGE_LABEL_LIMIT;
-  const lines = [
-    'digraph tape {',
-    `  rankdir=${options.direction}; node [fontname="Helvetica", fontsize=10]; edge [fontname="Helvetica", fontsize=9];`,
-  ];
-  if (large) {
-    lines.push('  mclimit=0.3; nslimit=2; nslimit1=2;');
-  }
-  for (const n of graph.nodes) {
-    const label = dotQuote(nodeLabel(n, options).join('\n'));
-    if (n.kind === 'launch') {
-      lines.push(`  ${dotQuote(n.id)} [shape=box, style="rounded,filled", fillcolor="#dde6f7", label=${label}];`);
-    } else if (n.kind === 'array') {
-      lines.push(`  ${dotQuote(n.id)} [shape=ellipse, style=filled, fillcolor="#dddddd", label=${label}];`);
-    } else {
-      lines.push(`  ${dotQuote(n.id)} [shape=box, label=${label}];`);
-    }
-  }
-  for (const e of graph.edges) {
-    const arg = large ? '' : edgeText(e);
-    lines.push(`  ${dotQuote(e.source)} -> ${dotQuote(e.target)} [id=${dotQuote(e.id)}${arg ? `, label=${dotQuote(arg)}` : ''}];`);
-  }
-  lines.push('}');
-  return lines.join('\n');
+  return {
+    name: 'tape',
+    directed: true,
+    graphAttributes: { rankdir: options.direction, ...(large ? { mclimit: 0.3, nslimit: 2, nslimit1: 2 } : {}) },
+    nodeAttributes: { fontname: 'Helvetica', fontsize: 10 },
+    edgeAttributes: { fontname: 'Helvetica', fontsize: 9 },
+    nodes: graph.nodes.map((n) => ({
+      name: n.id,
+      attributes: { ...NODE_STYLE[n.kind], label: graphvizLabel(nodeLabel(n, options)) },
+    })),
+    edges: graph.edges.map((e) => {
+      const arg = large ? '' : edgeText(e);
+      return { tail: e.source, head: e.target, attributes: { id: e.id, ...(arg ? { label: graphvizLabel([arg]) } : {}) } };
+    }),
+  };
 }
 
 /** An edge's label: the kernel argument, and how many tape edges it stands for. */

@@ -1,6 +1,6 @@
 /**
  * Post-processing of the SVG Graphviz draws: strip anything active, then map
- * each `g.node` (its `<title>` is the DOT node name, which is the JSON node
+ * each `g.node` (its `<title>` is the Graphviz node name, which is the JSON node
  * id) to its view model: colour class, findings badge, tooltip, click target.
  *
  * Text goes in with `textContent` only. Labels are user data.

@@ -135,8 +135,3 @@ export function tapeFindings(tape: TapeGraph, findings: Finding[]): Finding[] {
   const ids = new Set(tape.nodes.flatMap((n) => n.finding_ids));
   return findings.filter((f) => ids.has(f.id));
 }
-
-/** A DOT string literal. */
-export function dotQuote(text: string): string {
-  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r?\n/g, '\\n')}"`;
-}

@@ -542,4 +542,32 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
     const [step, loss] = await Promise.all(['step', 'loss_kernel'].map((k) => page.locator(`#graph g.tw-launch:has-text("${k}")`).boundingBox()));
     assert.ok(loss!.y > step!.y + step!.height, 'top to bottom: the loss launch is below the step');
   });
+
+  it('draws names with quotes, braces, backslashes, a newline and markup exactly as written', async () => {
+    // Graphviz reads `\N`, `\G`, `\n`, `\l` inside any label: the user's backslashes must come out as backslashes.
+    const name = `"]; {evil} [label="x\\N \\G a\\b\n${EVIL}`;
+    const hostile = evilTape(scriptPath).tape;
+    hostile.nodes = [
+      { ...hostile.nodes[0], id: 'l\\"1', label: 'k\\l' },
+      { ...hostile.nodes[1], id: 'a\\"1', label: 'a', names: [name], finding_ids: [] },
+    ];
+    hostile.edges = [{ source: 'a\\"1', target: 'l\\"1', kind: 'read', arg: 'x\\n"}' }];
+    await page.evaluate((m) => window.postMessage(m, '*'), { ...message, result: { ...message.result!, tapes: [hostile], findings: [] } });
+    await waitRendered(page);
+    const nodes = await page.$$eval('#graph g.node', (gs) =>
+      gs.map((g) => [(g as SVGGElement).dataset.nodeId, [...g.querySelectorAll('text')].map((t) => t.textContent)]),
+    );
+    assert.deepEqual(
+      nodes.sort(),
+      [
+        ['a\\"1', [`"]; {evil} [label="x\\N \\G a\\b`, EVIL, '(4,) float32']],
+        ['l\\"1', ['k\\l', `${path.basename(scriptPath)}:7`]],
+      ].sort(),
+      'every node found by its id, each line of its label as written',
+    );
+    assert.deepEqual(await page.locator('#graph g.edge text').allTextContents(), ['x\\n"}']);
+    assert.equal(await page.locator('img').count(), 0);
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(pageErrors, []);
+  });
 });
