@@ -178,6 +178,8 @@ def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callab
     tape_cls.zero = zero
 
     # -- Warp's report: a flag instead of a formatted warning -------------
+    warp_seams.tolerate_foreign_view_parents(wp)
+
     def mark_write(self, **kwargs):
         if warp_seams.warp_read_flag(self):
             tracker.on_warp_mark_write(self)

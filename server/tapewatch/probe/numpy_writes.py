@@ -19,7 +19,9 @@ import zlib
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from ..model import Location, Related
+from .related import alloc_site
 from .sites import Site
+from .warp_seams import view_parent
 
 MAX_BYTES = 64 << 20  # per array: larger views are not fingerprinted
 
@@ -27,7 +29,8 @@ MAX_BYTES = 64 << 20  # per array: larger views are not fingerprinted
 class NumpyView(NamedTuple):
     array: Any
     crc: int
-    site: Site
+    site: Site  # the .numpy() call, or where a wrapped buffer's Warp array was made
+    buffer: bool = False  # ``wp.array(buffer, copy=False)``: the script holds the NumPy array itself
 
 
 def fingerprint(arr) -> Optional[int]:
@@ -52,6 +55,16 @@ class NumpyViews:
             if crc is not None:
                 state.numpy_views[id(arr)] = NumpyView(arr, crc, Site.here())
 
+    def on_launch(self, state, record) -> None:
+        """A taped read of an array made over a NumPy buffer without a copy: the script keeps the buffer
+        and can write it with NumPy at any time, as it can through a ``.numpy()`` view."""
+        for acc in record.accesses:
+            if acc.read and id(acc.array) not in state.numpy_views and _wraps_numpy_buffer(acc.array):
+                crc = fingerprint(acc.array)
+                if crc is not None:
+                    site = alloc_site(acc.array) or record.site
+                    state.numpy_views[id(acc.array)] = NumpyView(acc.array, crc, site, buffer=True)
+
     def before_backward(self, tape, state, backward_site: Site, args=(), kwargs=None) -> None:
         from . import overwrites  # noqa: PLC0415
 
@@ -68,14 +81,28 @@ class NumpyViews:
             back = registry.attempt("locating a backward() call",
                                     lambda: backward_site.location((".backward", "backward")))
             extra = [Related(back, "the backward() that replays the read", "backward")] if back else []
-            what = registry.attempt("naming an array", lambda: overwrites.method_object_name(view.site, "numpy"))
+            what = None if view.buffer else registry.attempt(
+                "naming an array", lambda: overwrites.method_object_name(view.site, "numpy"))
             what = what or registry.attempt("naming the reading launch's array",
                                             lambda: entry.record.access_name(entry.access)) or "array"
-            found = registry.attempt("finding the writes through a NumPy view", lambda: view_writes(view.site),
-                                     (None, []))
+            found = registry.attempt("finding the writes through a NumPy view",
+                                     lambda: (buffer_writes if view.buffer else view_writes)(view.site), (None, []))
             variable, writes = found
             primary = None
-            if writes:
+            if view.buffer:
+                made = registry.attempt("locating an allocation", lambda: view.site.location())
+                extra = ([Related(made, "`%s` made here over `%s` without a copy" % (what, variable or "a NumPy "
+                                                                                     "array"), "allocation")]
+                         if made else []) + [Related(w, "also writes `%s`" % variable, "write")
+                                             for w in writes[1:]] + extra
+                primary = writes[0] if writes else made
+                if writes:
+                    head = ("`%s` is written in place here after the tape recorded `%s`, which was made over its "
+                            "memory without a copy (copy=False)" % (variable, what))
+                else:  # written elsewhere (another method, a library): the copy=False is what to change
+                    head = ("`%s` is made here over a NumPy array's memory without a copy (copy=False), and that "
+                            "memory changed after the tape recorded `%s` and before its backward()" % (what, what))
+            elif writes:
                 taken = registry.attempt("locating a .numpy() call", lambda: view.site.location(("numpy",)))
                 primary = writes[0]
                 extra = ([Related(taken, "`%s` took the NumPy view of `%s` here" % (variable, what), "view")]
@@ -87,9 +114,15 @@ class NumpyViews:
             else:
                 head = ("`%s` is written through this NumPy view (on the CPU it shares the array's memory) after "
                         "the tape recorded it and before its backward(), without any Warp call" % what)
-            overwrites.overwrite(self.tracker, "TW106", view.array, entry, alias, site=view.site, names=("numpy",),
+            overwrites.overwrite(self.tracker, "TW106", view.array, entry, alias, site=view.site,
+                                 names=("array",) if view.buffer else ("numpy",),
                                  what=what, arg=None, kernel=None, op="numpy", warp_reported=False, head=head,
                                  key_extra=(backward_site.key(),), extra_related=extra, primary=primary)
+
+
+def _wraps_numpy_buffer(arr) -> bool:
+    parent = view_parent(arr)
+    return parent is not None and type(parent).__name__ == "ndarray" and type(parent).__module__ == "numpy"
 
 
 # -- where the view is written, from the source ---------------------------------
@@ -101,9 +134,42 @@ _trees: Dict[str, Optional[ast.Module]] = {}
 def view_writes(site: Site) -> Tuple[Optional[str], List[Location]]:
     """``(variable, statements)``: the name a ``.numpy()`` view was bound to at ``site`` and the statements
     after it, in the same function, that write through that name (up to its next rebinding)."""
+    found = _binding_at(site, _numpy_call)
+    if found is None:
+        return None, []
+    statements, binding, filename = found
+    targets = binding.targets if isinstance(binding, ast.Assign) else [binding.target]
+    if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+        return None, []
+    return targets[0].id, _writes_after(statements, binding, targets[0].id, filename)
+
+
+def buffer_writes(site: Site) -> Tuple[Optional[str], List[Location]]:
+    """``(buffer, statements)`` for ``x = wp.array(buffer, copy=False)`` at ``site``: the NumPy buffer's
+    name and the statements after it, in the same function, that write its elements."""
+    found = _binding_at(site, lambda value: _wrapped_buffer(value) is not None)
+    if found is None:
+        return None, []
+    statements, binding, filename = found
+    name = _wrapped_buffer(binding.value)
+    return name, _writes_after(statements, binding, name, filename)
+
+
+def _wrapped_buffer(value) -> Optional[str]:
+    """``buffer`` in ``wp.array(buffer, ..., copy=False)``."""
+    for node in ast.walk(value) if value is not None else ():
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name) and any(
+                kw.arg == "copy" and isinstance(kw.value, ast.Constant) and kw.value.value is False
+                for kw in node.keywords):
+            return node.args[0].id
+    return None
+
+
+def _binding_at(site: Site, wanted):
+    """``(statements of the enclosing function, the assignment at site whose value is wanted, file)``."""
     snap = site.primary
     if snap is None:
-        return None, []
+        return None
     filename, line = snap.f_code.co_filename, snap.f_lineno
     tree = _trees.get(filename)
     if filename not in _trees:
@@ -113,7 +179,7 @@ def view_writes(site: Site) -> Tuple[Optional[str], List[Location]]:
             tree = None
         _trees[filename] = tree
     if tree is None:
-        return None, []
+        return None
     scope: ast.AST = tree
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= node.end_lineno \
@@ -122,11 +188,11 @@ def view_writes(site: Site) -> Tuple[Optional[str], List[Location]]:
     statements = sorted((n for n in ast.walk(scope) if isinstance(n, ast.stmt) and n is not scope),
                         key=lambda n: (n.lineno, n.col_offset))
     binding = next((n for n in statements if isinstance(n, (ast.Assign, ast.AnnAssign))
-                    and n.lineno <= line <= n.end_lineno and _numpy_call(n.value)), None)
-    targets = ([] if binding is None else binding.targets if isinstance(binding, ast.Assign) else [binding.target])
-    if len(targets) != 1 or not isinstance(targets[0], ast.Name):
-        return None, []
-    name = targets[0].id
+                    and n.lineno <= line <= n.end_lineno and wanted(n.value)), None)
+    return (statements, binding, filename) if binding is not None else None
+
+
+def _writes_after(statements, binding, name: str, filename: str) -> List[Location]:
     writes: List[Location] = []
     for stmt in statements:
         if stmt.lineno <= binding.end_lineno:
@@ -136,7 +202,7 @@ def view_writes(site: Site) -> Tuple[Optional[str], List[Location]]:
         if _writes_through(stmt, name):
             writes.append(Location(filename, stmt.lineno, stmt.col_offset + 1, stmt.end_lineno,
                                    (stmt.end_col_offset or 0) + 1))
-    return name, writes
+    return writes
 
 
 def _numpy_call(value) -> bool:

@@ -14,6 +14,7 @@ Stdlib and Warp only.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import inspect
 from typing import Any, Iterator, List, NamedTuple, Optional
@@ -117,6 +118,51 @@ def real_launch(wp):
 def view_parent(arr) -> Any:
     """The array a view was taken from (``_ref``), or None."""
     return getattr(arr, "_ref", None)
+
+
+def tolerate_foreign_view_parents(wp) -> None:
+    """Warp's read flags break on arrays that wrap a NumPy buffer without a copy.
+
+    ``wp.array(np_buffer, copy=False)`` keeps the NumPy array as its view
+    parent (``_ref``), and with the tracker on, ``array.mark_read`` and
+    ``Tape._reset_array_read_flags`` set ``_is_read`` on every parent: an
+    AttributeError inside the user's launch and ``backward()`` that a plain
+    run never sees.  Both now stop at the first parent that is not a Warp
+    array (``backward()`` keeps Warp's own code and falls back only on that
+    error)."""
+    array_cls = wp.array
+
+    def mark_read(self):
+        self._is_read = True
+        parent = getattr(self, "_ref", None)
+        while isinstance(parent, array_cls):
+            parent._is_read = True
+            parent = getattr(parent, "_ref", None)
+
+    if hasattr(array_cls, "mark_read"):
+        array_cls.mark_read = mark_read
+    orig_reset = getattr(wp.Tape, "_reset_array_read_flags", None)
+    if orig_reset is None:
+        return
+
+    def clear(a) -> None:
+        while isinstance(a, array_cls):
+            a._is_read = False
+            a = getattr(a, "_ref", None)
+
+    @functools.wraps(orig_reset)
+    def reset_array_read_flags(self):
+        try:
+            return orig_reset(self)
+        except AttributeError:
+            for item in tape_launches(self):
+                for a in item.launch.args:
+                    clear(a)
+            for a in tape_gradients(self):
+                clear(a)
+            return None
+
+    wp.Tape._reset_array_read_flags = reset_array_read_flags
 
 
 def warp_read_flag(arr) -> bool:
