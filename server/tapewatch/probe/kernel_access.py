@@ -23,8 +23,9 @@ It also finds:
 from __future__ import annotations
 
 import ast
+import operator
 import textwrap
-from typing import Dict, FrozenSet, List, NamedTuple, Optional, Set
+from typing import Any, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple
 
 from . import warp_seams
 
@@ -84,6 +85,21 @@ class KernelAccess(NamedTuple):
     # Paths stored before they are read (write-then-read in one kernel): a launch does not
     # continue from their old values.  Computed once with the rest (kernel_access caches).
     rewritten_first: FrozenSet[str] = frozenset()
+    # path -> (index forms of its reads, of its writes); a form is a tuple with one entry per
+    # index (``(name, offset)`` for ``name + offset``, ``(None, c)`` for a constant, None for
+    # anything else), or None for an access without a visible index (passed whole).
+    index_forms: Dict[str, Tuple[tuple, tuple]] = {}
+    # Scalar parameters never assigned in the body: the same value for every thread of a launch.
+    uniform: FrozenSet[str] = frozenset()
+
+    def reads_apart_from_writes(self, path: str) -> bool:
+        """Every read of ``path`` and every write of it index different elements in any launch
+        (``temp[t]`` read, ``temp[t + 1]`` written, ``t`` a scalar parameter): the kernel never
+        overwrites an element it read, whatever ``t`` is."""
+        forms = self.index_forms.get(path)
+        if not forms or not forms[0] or not forms[1]:
+            return False
+        return all(_apart(r, w, self.uniform) for r in forms[0] for w in forms[1])
 
     def adjoint_uses(self, path: str, differentiable_params=None) -> bool:
         """Whether the backward pass of this kernel needs the values of ``path``.
@@ -104,7 +120,7 @@ class KernelAccess(NamedTuple):
         return False
 
 
-EMPTY = KernelAccess(set(), set(), [], set(), {}, [])
+EMPTY = KernelAccess(set(), set(), [], set(), {}, [], frozenset(), frozenset(), {}, frozenset())
 
 
 def _prefixes(path: str) -> List[str]:
@@ -133,10 +149,92 @@ def analyze_source(source: str, first_line: int, globals_: Optional[dict] = None
         values.nonlinear = set(params)
     loaded_first = {w.param for w in visitor.intra}
     rewritten_first = frozenset(p for p in visitor.stores if p in visitor.reads and p not in loaded_first)
+    assigned = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    forms = {path: (tuple(visitor.read_forms.get(path, ())), tuple(visitor.write_forms.get(path, ())))
+             for path in set(visitor.read_forms) | set(visitor.write_forms)}
     return KernelAccess(visitor.reads, visitor.writes, visitor.intra, values.nonlinear,
                         {k: frozenset(v) for k, v in values.products.items()},
                         _used_atomics(func, set(params), first_line - 1), frozenset(visitor.stores),
-                        rewritten_first)
+                        rewritten_first, forms, frozenset(p for p in params if p not in assigned))
+
+
+# -- which elements an access touches -------------------------------------------
+def index_form(node: ast.AST) -> Optional[tuple]:
+    """The index of a subscript access as a tuple of affine terms (see ``KernelAccess.index_forms``)."""
+    if not isinstance(node, ast.Subscript):
+        return None
+    slices = []
+    while isinstance(node, ast.Subscript):
+        part = node.slice
+        slices[:0] = list(part.elts) if isinstance(part, ast.Tuple) else [part]
+        node = node.value
+    return tuple(_affine(e) for e in slices)
+
+
+def _affine(expr: ast.expr) -> Optional[Tuple[Optional[str], int]]:
+    if isinstance(expr, ast.Constant) and type(expr.value) is int:
+        return None, expr.value
+    if isinstance(expr, ast.Name):
+        return expr.id, 0
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)):
+        left, right = _affine(expr.left), _affine(expr.right)
+        if left is None or right is None or (left[0] is not None and right[0] is not None):
+            return None
+        sign = 1 if isinstance(expr.op, ast.Add) else -1
+        if right[0] is not None and sign < 0:
+            return None  # c - name: not a shift of name
+        return (left[0] or right[0]), left[1] + sign * right[1]
+    return None
+
+
+def _apart(read: Optional[tuple], write: Optional[tuple], uniform: FrozenSet[str]) -> bool:
+    """Some index differs by a constant between two accesses, over a value every thread shares."""
+    if read is None or write is None:
+        return False
+    for r, w in zip(read, write):
+        if r is not None and w is not None and r[0] == w[0] and (r[0] is None or r[0] in uniform) \
+                and r[1] != w[1]:
+            return True
+    return False
+
+
+def launch_elements(access: KernelAccess, path: str, write: bool, values: Dict[str, Any]) -> Optional[list]:
+    """The elements a launch reads (or writes) of ``path``, as index patterns with ints where the
+    index is a uniform scalar known from the launch's arguments (``values``) and None elsewhere;
+    None when some access of it is not followed."""
+    forms = access.index_forms.get(path)
+    if not forms:
+        return None
+    out = []
+    for form in forms[1 if write else 0]:
+        if form is None:
+            return None
+        pattern = []
+        for term in form:
+            value = None
+            if term is not None and (term[0] is None or term[0] in access.uniform):
+                base = 0 if term[0] is None else _as_int(values.get(term[0]))
+                if base is not None:
+                    value = base + term[1]
+            pattern.append(value)
+        out.append(tuple(pattern))
+    return out
+
+
+def _as_int(value) -> Optional[int]:
+    """A launch's integer argument: a Python or NumPy integer, or a Warp scalar holding one."""
+    if isinstance(value, bool) or isinstance(value, float):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        inner = getattr(value, "value", None)
+        return inner if isinstance(inner, int) and not isinstance(inner, bool) else None
+
+
+def patterns_apart(a: list, b: list) -> bool:
+    """No element matches both: every pair differs at some index both know."""
+    return all(any(x is not None and y is not None and x != y for x, y in zip(p, q)) for p in a for q in b)
 
 
 def _used_atomics(func: ast.FunctionDef, params: Set[str], offset: int) -> List[AtomicUse]:
@@ -160,6 +258,8 @@ class _AccessVisitor(ast.NodeVisitor):
         self.intra: List[IntraKernelWrite] = []
         self.stores: Set[str] = set()
         self._first_read: Dict[str, int] = {}
+        self.read_forms: Dict[str, List[Optional[tuple]]] = {}
+        self.write_forms: Dict[str, List[Optional[tuple]]] = {}
 
     # -- reads -------------------------------------------------------------
     def visit_Subscript(self, node: ast.Subscript) -> None:
@@ -196,6 +296,7 @@ class _AccessVisitor(ast.NodeVisitor):
                     # ``x[i] += v`` accumulates: Warp treats it as a write only, and its
                     # adjoint does not need the old value.
                     self.writes.add(name)
+                    self.write_forms.setdefault(name, []).append(index_form(target))
                 else:
                     # ``x[i] *= s`` reads the old value: the adjoint of ``s`` needs it.
                     self._read(name, target)
@@ -224,6 +325,7 @@ class _AccessVisitor(ast.NodeVisitor):
             name = param_path(node.args[0], self.params)
             if name is not None:
                 self.writes.add(name)
+                self.write_forms.setdefault(name, []).append(None)  # an atomic's index: not followed
                 for arg in node.args[1:]:
                     self.visit(arg)
                 for kw in node.keywords:
@@ -244,6 +346,7 @@ class _AccessVisitor(ast.NodeVisitor):
                     self._read(name, arg)
                 if "w" in access:
                     self.writes.add(name)
+                    self.write_forms.setdefault(name, []).append(None)
         for kw in node.keywords:
             self.visit(kw.value)
         self.visit(node.func)
@@ -257,9 +360,11 @@ class _AccessVisitor(ast.NodeVisitor):
     def _read(self, name: str, node: ast.AST) -> None:
         self.reads.add(name)
         self._first_read.setdefault(name, node.lineno + self.offset)
+        self.read_forms.setdefault(name, []).append(index_form(node))
 
     def _write(self, name: str, node: ast.AST, op: str = "=") -> None:
         self.writes.add(name)
+        self.write_forms.setdefault(name, []).append(index_form(node))
         if op == "=":
             self.stores.add(name)
         if name in self._first_read:

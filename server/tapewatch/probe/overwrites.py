@@ -177,6 +177,36 @@ def report_launch_overwrite(tracker, record, access, entry, alias: bool, warp_re
                warp_reported=warp_reported, launch=record.index, state=state, readers=readers)
 
 
+def report_elements_apart(tracker, record, access, entry) -> None:
+    """Warp's tracker flags a write to an array a taped launch read, but the indices show the write
+    lands on other elements (a trajectory array: step ``t`` reads ``x[t]``, writes ``x[t + 1]``)."""
+    registry = tracker.registry
+    label = record.access_label(access)
+    key = ("TW101", "apart", record.kernel_name, label, record.site.key())
+    if registry.bump(key):
+        return
+
+    def build():
+        what = registry.attempt("naming a launch argument", lambda: record.access_name(access)) or label
+        reader = entry.record
+        loc = registry.attempt("locating a launch", record.location) or _raw_location(record.site)
+        reader_loc = registry.attempt("locating the reading launch", reader.location)
+        related = [Related(reader_loc, "`%s` read `%s` here" % (reader.kernel_name, what), "reader")] \
+            if reader_loc is not None else []
+        related.extend(rel.kernel_def(record.kernel, "kernel `%s` that writes `%s`" % (record.kernel_name, label)))
+        message = ("Warp's tracker warns that `%s` (argument `%s` of `%s`) is written after `%s` read it on this tape, "
+                   "but the indices show different elements: this launch writes elements that launch did not read "
+                   "(each step indexes the array by its own scalar argument). Harmless here: no read value is "
+                   "overwritten, so the gradient is unaffected." % (what, label, record.kernel_name,
+                                                                    reader.kernel_name))
+        return Finding(code="TW101", message=message, location=loc, severity="information", related=related,
+                       data={"array": what, "argument": label, "operation": record.kernel_name,
+                             "reader_kernel": reader.kernel_name, "warp_reported": True,
+                             "harmless": "the write and the earlier reads index different elements"})
+
+    registry.report(key, build, arrays=[access.array], launches=[record.index])
+
+
 def report_copy_overwrite(tracker, dest, src, entry, alias: bool, state=None, readers=None) -> None:
     registry = tracker.registry
     site = Site.here()
@@ -317,13 +347,17 @@ def report_intra_kernel(tracker, record) -> None:
     ours = {(hit.param, hit.line): hit for hit in kernel_access(kernel).intra}
     for param, line in warp_hits:
         ours.setdefault((param, line), None)
+    facts = kernel_access(kernel)
     for (param, line), hit in ours.items():
         key = ("TW104", record.kernel_name, path, param, line)
         if key in registry:
             continue  # once per kernel and statement (codegen runs once)
         warp_reported = (param, line) in warp_hits
+        apart = facts.reads_apart_from_writes(param)
+        if apart and not warp_reported:
+            continue  # reads x[t], writes x[t + 1]: no element is read, then overwritten
 
-        def build(param=param, line=line, hit=hit, warp_reported=warp_reported):
+        def build(param=param, line=line, hit=hit, warp_reported=warp_reported, apart=apart):
             related = []
             if hit is not None and hit.read_line != line:
                 related.append(Related(Location(path, hit.read_line, 1), "`%s` read here first" % param, "read"))
@@ -331,8 +365,13 @@ def report_intra_kernel(tracker, record) -> None:
             if launch_loc is not None:
                 related.append(Related(launch_loc, "launch of `%s` on the tape" % record.kernel_name, "compiled-by"))
             related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(record.site), []))
-            harmless = not kernel_access(kernel).adjoint_uses(param, record.differentiable_paths())
-            if hit is not None and hit.op != "=" and harmless:
+            harmless = apart or not facts.adjoint_uses(param, record.differentiable_paths())
+            if apart:
+                message = ("Warp's tracker warns that kernel `%s` writes `%s` after reading it, but its indices "
+                           "differ by a constant over a scalar argument (e.g. reads `%s[t]`, writes `%s[t + 1]`): "
+                           "no thread overwrites an element that was read." % (record.kernel_name, param, param,
+                                                                                param))
+            elif hit is not None and hit.op != "=" and harmless:
                 message = ("kernel `%s` updates `%s` in place with `%s`, by a factor that carries no gradient: "
                            "harmless here, the adjoint needs no old value of `%s`."
                            % (record.kernel_name, param, hit.op, param))
@@ -353,7 +392,10 @@ def report_intra_kernel(tracker, record) -> None:
             data = {"kernel": record.kernel_name, "argument": param, "warp_reported": warp_reported}
             if hit is not None and hit.op != "=":
                 data["operation"] = hit.op
-            if harmless:
+            if apart:
+                data["harmless"] = "reads and writes of `%s` index different elements" % param
+                message += " Harmless here: the gradient is unaffected."
+            elif harmless:
                 data["harmless"] = "`%s` enters the kernel only linearly" % param
                 if hit is None or hit.op == "=":
                     message += (" Harmless here: `%s` enters the kernel only linearly, so its adjoint never reads "

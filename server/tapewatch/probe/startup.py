@@ -123,6 +123,7 @@ def sensors(tracker) -> list:
     from .numpy_writes import NumpyViews  # noqa: PLC0415
     from .retain_grad import RetainGradWriters  # noqa: PLC0415
     from .replayed_atomics import ReplayedAtomics  # noqa: PLC0415
+    from .rerecorded import RerecordedTape  # noqa: PLC0415
     from .seeding import Seeding  # noqa: PLC0415
     from .stale_accumulators import StaleAccumulators  # noqa: PLC0415
     from .step_size import StepSize  # noqa: PLC0415
@@ -131,4 +132,4 @@ def sensors(tracker) -> list:
 
     return [RetainGradWriters(tracker), GradReads(tracker), NumpyViews(tracker), Seeding(tracker),
             ReplayedAtomics(tracker), Truncation(tracker), StepSize(tracker), FixedPoint(tracker),
-            StaleAccumulators(tracker), KernelUsage(tracker)]
+            StaleAccumulators(tracker), KernelUsage(tracker), RerecordedTape(tracker)]

@@ -28,7 +28,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..model import Location
 from . import frames, warp_seams
-from .kernel_access import kernel_access
+from .kernel_access import kernel_access, launch_elements, patterns_apart
 from .memory import SpanIndex
 from .read_replay import ReadReplay
 from .registry import FindingRegistry
@@ -117,6 +117,22 @@ class LaunchRecord:
 
     def differentiable_paths(self) -> List[str]:
         return [self.access_label(a) for a in self.accesses if differentiable(a.array)]
+
+
+def elements_apart(reader: "LaunchRecord", read: Access, writer: "LaunchRecord", write: Access) -> bool:
+    """The elements ``writer`` writes are none of those ``reader`` read (``temp[t + 1]`` written,
+    ``temp[t]`` read at an earlier ``t``): known when both index the array by scalar arguments."""
+    try:
+        def elements(record, access, is_write):
+            access_facts = kernel_access(record.kernel)
+            values = {p.label: arg for p, arg in zip(warp_seams.kernel_params(record.kernel), record.args)}
+            return launch_elements(access_facts, record.access_label(access), is_write, values)
+
+        read_elements = elements(reader, read, False)
+        written = elements(writer, write, True) if read_elements else None
+        return bool(read_elements and written and patterns_apart(read_elements, written))
+    except Exception:  # undecided: the overwrite is reported as before
+        return False
 
 
 # (instructions of a launch's call chain, argument count) -> the user's expression per argument
@@ -314,7 +330,15 @@ class Tracker:
             for acc in accesses:
                 if not acc.write:
                     continue
-                readers = [(e, alias) for e, alias in self.readers_of(state, acc.array) if e.record is not record]
+                readers, apart = [], []
+                for e, alias in self.readers_of(state, acc.array):
+                    if e.record is not record:
+                        (apart if not alias and elements_apart(e.record, e.access, record, acc) else readers).append(
+                            (e, alias))
+                if apart and not readers and any(a is acc.array for a in flagged):
+                    # Warp flags the array; its elements say the write misses every read: said, as information.
+                    overwrites.report_elements_apart(self, record, acc, apart[0][0])
+                    self._covered.add(id(acc.array))
                 if readers:
                     entry, alias = overwrites.pick_reader(readers)
                     overwrites.report_launch_overwrite(self, record, acc, entry, alias,
@@ -442,6 +466,9 @@ class Tracker:
         from . import overwrites  # noqa: PLC0415
 
         state = self.tape_state(tape)
+        for sensor in self.sensors:
+            if hasattr(sensor, "on_refill"):
+                self.registry.attempt("following a zero_()/fill_()", lambda: sensor.on_refill(arr))
         readers = self.readers_of(state, arr)
         if readers:
             self.read_replay.before_write(state, arr)

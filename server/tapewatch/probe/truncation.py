@@ -91,6 +91,10 @@ class Truncation:
         if op in ("zero_", "fill_"):
             arr.__dict__.pop("_tw_origin", None)
 
+    def on_refill(self, arr) -> None:
+        """A zero_()/fill_() while a tape records: constants, carried from no earlier tape."""
+        arr.__dict__.pop("_tw_origin", None)
+
     def on_untaped_kernel_accesses(self, kernel, accesses) -> None:
         """An untaped launch carries the origin of what it reads to what it writes."""
         origin = next((a.array.__dict__.get("_tw_origin") for a in accesses
