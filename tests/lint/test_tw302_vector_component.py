@@ -207,3 +207,36 @@ def test_a_func_parameter_component_assigned():
     )
     assert [(f.location.line, f.data["variable"]) for f in found] == [(9, "pc"), (16, "v")]
     assert "of parameter `pc` is assigned again (it is a parameter" in found[0].message
+
+
+def test_a_vector_computed_from_a_vector_parameter_then_a_component_reassigned():
+    """``f = k * pen`` gives every component of ``f`` a value (a gradient flows through each); setting
+    ``f[2]`` again from itself loses the gradient of the first value, as after a constructor."""
+    found = lint(
+        """
+        import warp as wp
+
+
+        @wp.func
+        def pad_force(pen: wp.vec3, k: float, normal_scale: float):
+            f = (1000.0 * k) * pen
+            f[2] = f[2] * normal_scale
+            return f
+        """
+    )
+    assert [(f.location.line, f.data["variable"]) for f in found] == [(8, "f")]
+
+
+def test_a_computed_vector_rebuilt_instead_of_reassigned_is_quiet():
+    assert lint(
+        """
+        import warp as wp
+
+
+        @wp.func
+        def pad_force(pen: wp.vec3, k: float, normal_scale: float):
+            f = (1000.0 * k) * pen
+            g = -f / k + pen
+            return wp.vec3(g[0], g[1], f[2] * normal_scale)
+        """
+    ) == []

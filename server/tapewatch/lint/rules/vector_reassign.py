@@ -72,6 +72,26 @@ def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
     yield from out
 
 
+def _scaled_vector(value: ast.expr, state: State) -> Optional[ValueType]:
+    """The type of ``k * v``, ``v / k``, ``v + w``, ``-v`` for tracked values ``v`` (and ``w``) of one type."""
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
+        return _scaled_vector(value.operand, state)
+    if not isinstance(value, ast.BinOp) or not isinstance(value.op, (ast.Mult, ast.Div, ast.Add, ast.Sub)):
+        return None
+    sides = [state[v.id].vtype if isinstance(v, ast.Name) and v.id in state else _scaled_vector(v, state)
+             for v in (value.left, value.right)]
+    known = [t for t in sides if t is not None]
+    if not known or any(t != known[0] for t in known):
+        return None
+    if isinstance(value.op, (ast.Add, ast.Sub)) and len(known) != 2:
+        return None  # a vector plus a scalar is not a vector expression Warp has
+    if isinstance(value.op, ast.Div) and sides[0] is None:
+        return None  # k / v: not a scaled vector
+    if isinstance(value.op, ast.Mult) and len(known) == 2:
+        return None  # v * w: Warp's component-wise product needs cw_mul; not followed
+    return known[0]
+
+
 def _parameters(ctx: FileContext, fn: WarpFunction) -> State:
     """A ``@wp.func``'s value-type parameters: the caller gave every component a value, and the
     adjoint of the parameter flows back to the caller's argument. (A kernel's value parameters get no
@@ -134,7 +154,12 @@ class _Walker:
             if vtype is not None:
                 state[target.id] = _Vector(vtype, self.constructor_marks(value, vtype))
             else:
-                state.pop(target.id, None)  # rebound to something we do not track
+                scaled = _scaled_vector(value, state)
+                if scaled is not None:
+                    # ``f = k * pen``: every component computed from values (a gradient flows through each).
+                    state[target.id] = _Vector(scaled, {(): _Mark(value, "=")})
+                else:
+                    state.pop(target.id, None)  # rebound to something we do not track
             return
         if isinstance(target, (ast.Tuple, ast.List)):
             for elt in target.elts:
