@@ -50,8 +50,9 @@ class AccumulationCheck:
             if g != 0.0 and g == grad_sum and _sum(arr) != value_sum:
                 site = site or Site.here()
                 zeroed = self.tracker.last_grad_zero
+                matches = zeroed is not None and zeroed[0] == serial
                 self._report(arr, record, access, site, previous, tape.__dict__.get("_tw_empty_zero"),
-                             zeroed[1] if zeroed is not None and zeroed[0] == serial else None)
+                             zeroed[1] if matches else None, matches and len(zeroed) > 2)
         return leaves
 
     def after(self, tape, leaves: list) -> None:
@@ -81,7 +82,8 @@ class AccumulationCheck:
                     out.append((arr, record, access))
         return out
 
-    def _report(self, arr, record, access, site: Site, previous, empty_zero=None, other_zero=None) -> None:
+    def _report(self, arr, record, access, site: Site, previous, empty_zero=None, other_zero=None,
+                again_zero=False) -> None:
         registry = self.tracker.registry
         what = registry.attempt("naming a parameter", lambda: record.access_name(access)) or \
             record.access_label(access)
@@ -116,7 +118,9 @@ class AccumulationCheck:
                 # The user zeroed a gradient after the last step, but not this one: that call is what to change.
                 related.insert(0, Related(location, "the backward() that adds to the stale gradient", "backward"))
                 location = zeroed_at
-                message = ("This zeroes %s, but not `%s.grad`: " % ("`%s`" % zeroed if zeroed else "a gradient", what)
+                again = " again" if again_zero else ""
+                message = ("This zeroes %s%s, but not `%s.grad`: " % ("`%s`" % zeroed if zeroed else "a gradient",
+                                                                     again, what)
                            + stale + " Zero the gradients of the parameters (tape.zero() zeroes every gradient the "
                            "tape recorded).")
         registry.report(key, Finding(

@@ -232,7 +232,8 @@ class Tracker:
         self.replaying: Optional[Tuple[Any, int, str]] = None
         # The values overwritten reads held, replayed at backward() (is the gradient affected?).
         self.read_replay = ReadReplay(self)
-        self.last_grad_zero: Optional[Tuple[int, Site]] = None  # (backward serial, where)
+        self.last_grad_zero: Optional[tuple] = None  # (backward serial, where[, "again"])
+        self._zeroed_since: Tuple[int, set] = (-1, set())  # ids of gradients zeroed since that backward
 
     # ------------------------------------------------------------------ tapes
     def tape_state(self, tape) -> TapeState:
@@ -455,10 +456,18 @@ class Tracker:
     def on_zero_or_fill(self, arr, method: str) -> None:
         self._seed_write(arr)
         serial = arr.__dict__.get("_tw_grad_of_backward")
-        if serial is not None and method == "zero_" and (self.last_grad_zero is None
-                                                          or self.last_grad_zero[0] != serial):
-            # the first gradient zeroed after that backward (where a missing zero_() goes), for TW202
-            self.last_grad_zero = (serial, Site.here())
+        if serial is not None and method == "zero_":
+            if self.last_grad_zero is None or self.last_grad_zero[0] != serial:
+                # the first gradient zeroed after that backward (where a missing zero_() goes), for TW202
+                self.last_grad_zero = (serial, Site.here())
+                self._zeroed_since = (serial, {id(arr)})
+            elif id(arr) in self._zeroed_since[1]:
+                # The same gradient zeroed twice after one backward: a copy-pasted line that meant
+                # another gradient is the line to change (it wins over the first zero_()).
+                if len(self.last_grad_zero) == 2:
+                    self.last_grad_zero = (serial, Site.here(), "again")
+            else:
+                self._zeroed_since[1].add(id(arr))
         tape = self.recording_tape()
         if tape is None:
             self.on_untaped_write(arr, method)
