@@ -34,10 +34,11 @@ from .tracker import differentiable
 class TapeMark:
     """What a carried value remembers of the tape that computed it (no arrays: nothing kept alive)."""
 
-    __slots__ = ("number", "differentiated", "backward_site", "parameters", "created", "untaped")
+    __slots__ = ("number", "differentiated", "backward_site", "parameters", "created", "untaped", "off_tape")
 
     def __init__(self, number: int, created: Optional[Site] = None, untaped: bool = False):
         self.untaped = untaped  # values computed by launches no tape recorded (a warm-up before the tape)
+        self.off_tape = False  # untaped: launched with record_tape=False while a tape was recording
         self.number = number
         self.created = created  # where the tape object was made (a tape per window: in the loop)
         self.differentiated = False
@@ -106,6 +107,12 @@ class Truncation:
             if params and any(a.write and differentiable(a.array) for a in accesses):
                 mark = TapeMark(-1, untaped=True)
                 mark.parameters = params
+                if self.tracker.recording_tape() is not None:
+                    # Kept off a tape that is recording (record_tape=False) from an array that
+                    # asks for its gradient: that gradient is wanted, whether or not the tape reads it.
+                    mark.parameters = {id(a.array): _name(a.array) for a in accesses
+                                       if a.read and not a.write and differentiable(a.array)}
+                    mark.off_tape = True
                 origin = Origin(mark, Site.here(), warp_seams.kernel_name(kernel), None)
                 for a in accesses:
                     if a.write:
@@ -128,6 +135,8 @@ class Truncation:
         seeded_by_hand = (args[0] if args else (kwargs or {}).get("loss")) is None
         for origin, record, access in state.__dict__.pop("truncations", []):
             shared = sorted(name for key, name in mark.parameters.items() if key in origin.mark.parameters)
+            if not shared and origin.mark.untaped and origin.mark.off_tape and not _records_functions(tape):
+                shared = sorted(name for name in origin.mark.parameters.values() if name)
             if shared and origin.mark.untaped:
                 if not seeded_by_hand:
                     self._report_untaped(origin, record, access, shared, site, state)
@@ -236,11 +245,17 @@ class Truncation:
         what = registry.attempt("naming an array", lambda: record.access_name(access)) or \
             record.access_label(access)
         params = ", ".join("`%s`" % n for n in shared[:3])
-        message = (
-            "`%s` computes `%s` from %s outside any tape, and the tape then continues from it: the gradient "
-            "with respect to %s misses every step launched here (truncation). Launch these steps inside the tape "
-            "(`with tape:`). If the result is meant as a fixed starting point, ignore this."
-            % (origin.kernel, what, params, params))
+        if origin.mark.off_tape:
+            message = (
+                "`%s` computes `%s` from %s with record_tape=False, so the recording tape never sees this step, and "
+                "the tape then continues from `%s`: the gradient with respect to %s misses it (truncation). Drop "
+                "record_tape=False." % (origin.kernel, what, params, what, params))
+        else:
+            message = (
+                "`%s` computes `%s` from %s outside any tape, and the tape then continues from it: the gradient "
+                "with respect to %s misses every step launched here (truncation). Launch these steps inside the "
+                "tape (`with tape:`). If the result is meant as a fixed starting point, ignore this."
+                % (origin.kernel, what, params, params))
         related: List[Related] = []
         read_loc = registry.attempt("locating a launch", record.location)
         if read_loc is not None:
@@ -314,3 +329,18 @@ def _parameters(state) -> Dict[int, str]:
                 except Exception:
                     out[id(x.array)] = r.access_label(x)
     return out
+
+
+def _name(arr) -> str:
+    from . import frames  # noqa: PLC0415
+
+    try:
+        return frames.name_by_identity(arr, frames.innermost_user_frame()) or "a parameter"
+    except Exception:  # a name is a nicety: the finding stands without it
+        return "a parameter"
+
+
+def _records_functions(tape) -> bool:
+    """The tape holds ``record_func`` entries: forward steps kept off it may have their adjoint there
+    (Warp's custom-backward pattern), so an untaped step is not a truncation by itself."""
+    return any(item.func is not None for item in warp_seams.tape_items(tape))
