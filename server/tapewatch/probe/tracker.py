@@ -514,6 +514,12 @@ class Tracker:
             if hasattr(sensor, "on_numpy"):
                 self.registry.attempt("checking a .numpy() call", lambda: sensor.on_numpy(arr))
 
+    def on_array_created(self, arr) -> None:
+        for sensor in self.sensors:
+            if hasattr(sensor, "on_array_created"):
+                self.registry.attempt("noting an array made while a tape records",
+                                      lambda: sensor.on_array_created(arr))
+
     def on_copy_source(self, src) -> None:
         self._zeroed_read(src, "a copy")
         if not self._live:

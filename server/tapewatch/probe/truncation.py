@@ -53,9 +53,41 @@ class Origin(NamedTuple):
     carried: Optional[Site]  # the untaped copy that carried them, if any
 
 
+class HostCopy(NamedTuple):
+    """An array made from ``x.numpy()`` of what a recording tape computed (the values left Warp)."""
+
+    mark: TapeMark  # the tape that computed ``x``
+    source: str  # how the script named ``x``
+    site: Site  # where the new array was made
+
+
 class Truncation:
     def __init__(self, tracker):
         self.tracker = tracker
+        self._host_read: Optional[tuple] = None  # (line key, mark, name) of the last .numpy() while recording
+
+    def on_numpy(self, arr) -> None:
+        """``x.numpy()`` of a value the recording tape computed: an array made from it on this line
+        carries the values, not their gradient."""
+        tape = self.tracker.recording_tape()
+        origin = arr.__dict__.get("_tw_origin")
+        if tape is None or origin is None or origin.mark.untaped or not differentiable(arr):
+            return
+        state = tape.__dict__.get("_tw_state")
+        if state is None or origin.mark is not _mark(state):
+            return
+        here = Site.here()
+        self._host_read = (here.key(), origin.mark, arr)
+
+    def on_array_created(self, arr) -> None:
+        read = self._host_read  # not consumed: Warp may build inner arrays first, on the same line
+        if read is None or self.tracker.recording_tape() is None:
+            return
+        site = arr.__dict__.get("_tw_alloc_site")
+        if site is None or site.key() != read[0]:
+            return
+        name = _name(read[2])
+        arr.__dict__["_tw_host_copy"] = HostCopy(read[1], name, site)
 
     def on_launch(self, state, record) -> None:
         mark = _mark(state)
@@ -65,6 +97,11 @@ class Truncation:
             fresh = frozenset()
         for access in record.accesses:
             arr = access.array
+            copy = arr.__dict__.get("_tw_host_copy") if access.read else None
+            if copy is not None and copy.mark is mark and "_tw_origin" not in arr.__dict__:
+                pending = state.__dict__.setdefault("host_copies", [])
+                if not any(p[0] is copy for p in pending):
+                    pending.append((copy, record, access))
             if access.read and differentiable(arr) and record.access_label(access) not in fresh:
                 origin = arr.__dict__.get("_tw_origin")
                 if origin is not None and origin.mark is not mark and (origin.mark.differentiated or
@@ -142,6 +179,9 @@ class Truncation:
                     self._report_untaped(origin, record, access, shared, site, state)
             elif shared:
                 self._report(origin, record, access, shared, mark)
+        for copy, record, access in state.__dict__.pop("host_copies", []):
+            if not seeded_by_hand and mark.parameters:
+                self._report_host_copy(copy, record, access, site)
         for origin, record, access in state.__dict__.pop("carries", []):
             shared = [] if seeded_by_hand else _parameters_upstream(state, origin)
             if shared:
@@ -232,6 +272,30 @@ class Truncation:
         registry.report(key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
                                      related=related, data={"array": what, "parameters": shared[:3],
                                                             "earlier_tape": None, "carried": True}))
+
+    def _report_host_copy(self, copy: HostCopy, record, access, backward_site: Site) -> None:
+        registry = self.tracker.registry
+        key = ("TW207", "host", copy.site.key())
+        if registry.bump(key):
+            return
+        what = registry.attempt("naming an array", lambda: record.access_name(access)) or \
+            record.access_label(access)
+        message = ("`%s` is made from `%s.numpy()`, a host copy of what this tape computed: the values leave Warp, "
+                   "so the gradient stops at `%s` and never reaches what `%s` depends on (truncation). Keep the "
+                   "step in Warp (a kernel, `wp.copy`, or the array itself) while the tape records."
+                   % (what, copy.source, what, copy.source))
+        related: List[Related] = []
+        read_loc = registry.attempt("locating a launch", record.location)
+        if read_loc is not None:
+            related.append(Related(read_loc, "`%s` reads `%s` here, on the tape" % (record.kernel_name, what), "reader"))
+        back_loc = registry.attempt("locating a backward() call",
+                                    lambda: backward_site.location((".backward", "backward")))
+        if back_loc is not None:
+            related.append(Related(back_loc, "the backward() whose gradient stops there", "backward"))
+        loc = registry.attempt("locating an allocation", lambda: copy.site.location()) or read_loc
+        registry.report(key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
+                                     related=related, data={"array": what, "source": copy.source,
+                                                            "host_copy": True}))
 
     def _report_untaped(self, origin, record, access, shared: List, backward_site: Site, state) -> None:
         registry = self.tracker.registry
