@@ -147,7 +147,7 @@ async def bench_lints(client, kernels: int, repeat: int) -> None:
     while not any(u == uri for _, u, _ in arrivals) and time.monotonic() < deadline:
         await asyncio.sleep(0.01)
     first = [n for _, u, n in arrivals if u == uri]
-    latencies = []
+    latencies, at_end, inside = [], [], []
     version = 1
     for r in range(repeat):
         version += 1
@@ -179,10 +179,13 @@ async def bench_lints(client, kernels: int, repeat: int) -> None:
         got = [t for t, u, _ in arrivals if u == uri and t - t0 >= DEBOUNCE]
         if got:
             latencies.append(got[0] - t0)
+            (at_end if r % 2 == 0 else inside).append(got[0] - t0 - DEBOUNCE)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = original
     print("lint: %d kernels, %d lines, %d diagnostics" % (kernels, text.count("\n") + 1, first[-1] if first else -1))
     print(describe("didChange -> lint published", latencies))
     print(describe("  minus the %.0f ms debounce" % (DEBOUNCE * 1000), [x - DEBOUNCE for x in latencies]))
+    print(describe("    a comment typed at the end", at_end))
+    print(describe("    a line inserted in a kernel", inside))
 
 
 async def main_async(ns) -> None:

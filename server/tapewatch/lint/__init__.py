@@ -65,12 +65,12 @@ def _lint(source, path, parser: Optional[ChunkParser]) -> List[Finding]:
                 return []  # binary, not Python
         if not isinstance(source, str) or ("wp" not in source and "warp" not in source):
             return []  # nothing Warp can be in it: skip the parse
-        ctx = context.parse(source, path if isinstance(path, str) else str(path), parser)
-        if ctx is None:
-            return []
         memo = parser.memo if parser is not None else None
         if memo is not None:
             memo.begin()
+        ctx = context.parse(source, path if isinstance(path, str) else str(path), parser)
+        if ctx is None:
+            return []
         result = findings.finalize(ctx.src, registry.run_rules(ctx, memo=memo))
         if memo is not None:
             memo.end()

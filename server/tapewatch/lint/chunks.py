@@ -53,6 +53,7 @@ class ChunkParser:
 
     def __init__(self) -> None:
         self._cache: Dict[str, _Chunk] = {}
+        self._unparsable: set = set()  # chunk texts that did not parse on their own last time
         self.lock = threading.Lock()  # the cached nodes are moved in place: one parse (and its use) at a time
         self.parsed_chunks = 0  # chunks parsed by the last call (the rest were reused)
         # The kernel rules' findings per function, for the nodes this parser hands back unchanged.
@@ -62,6 +63,7 @@ class ChunkParser:
         lines = source.splitlines(keepends=True)
         spans = _candidate_starts(lines)
         used: Dict[str, _Chunk] = {}
+        failed = set()  # cuts that split a statement (a decorator without its def): merged, never reparsed
         body: List[ast.stmt] = []
         self.parsed_chunks = 0
         i = 0
@@ -72,13 +74,15 @@ class ChunkParser:
                 end = spans[j] if j < len(spans) else len(lines)
                 text = "".join(lines[start:end])
                 chunk = self._lookup(text, used)
-                if chunk is None:
+                if chunk is None and text not in self._unparsable:
                     parsed = _try_parse(text)
                     if parsed is not None:
                         self.parsed_chunks += 1
                         chunk = _Chunk(parsed, 1)
                         if text not in used:
                             used[text] = chunk
+                    else:
+                        failed.add(text)
                 if chunk is not None:
                     chunk.move_to(start + 1)
                     body.extend(chunk.body)
@@ -88,6 +92,7 @@ class ChunkParser:
                     return ast.parse(source, filename=path)  # the whole file: its own SyntaxError
                 j += 1
         self._cache = used if len(used) <= MAX_CACHED else {}
+        self._unparsable = failed if len(failed) <= MAX_CACHED else set()
         return ast.Module(body=body, type_ignores=[])
 
     def _lookup(self, text: str, used: Dict[str, _Chunk]) -> Optional[_Chunk]:

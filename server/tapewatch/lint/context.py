@@ -57,9 +57,10 @@ class OptionSite:
 
 
 class FileContext:
-    def __init__(self, tree: ast.Module, src: Source) -> None:
+    def __init__(self, tree: ast.Module, src: Source, memo=None) -> None:
         self.tree = tree
         self.src = src
+        self._memo = memo  # lint.memo.FunctionMemo of the editor's parser, if any
         self.names = Names()
         self.functions: List[WarpFunction] = []
         self.structs: Dict[str, Dict[str, ast.expr]] = {}
@@ -248,7 +249,13 @@ class FileContext:
         self.names.finish()
 
         for d in defs:
-            fn = warp_function(d, self.names, self.structs, wrapped.get(d.name))
+            hint = wrapped.get(d.name)
+            if self._memo is not None:
+                key = (self.names.key(), tuple(sorted(self.structs)), hint)
+                fn = self._memo.function(d, key, lambda d=d, hint=hint: warp_function(d, self.names, self.structs,
+                                                                                      hint))
+            else:
+                fn = warp_function(d, self.names, self.structs, hint)
             if fn is not None:
                 fn.builder = functools.partial(body.build, fn.node, functools.partial(self.is_invariant, fn=fn),
                                                self.is_linear_call)
@@ -397,4 +404,4 @@ def parse(source: str, path: str, parser=None) -> Optional[FileContext]:
             tree = ast.parse(source, filename=path or "<unknown>")
     except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
         return None
-    return FileContext(tree, Source(source, path))
+    return FileContext(tree, Source(source, path), parser.memo if parser is not None else None)

@@ -12,6 +12,7 @@ by as many lines: every line a kernel rule names lies inside the function.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from typing import Callable, Dict, List, Tuple
 
@@ -24,14 +25,28 @@ class FunctionMemo:
     def __init__(self) -> None:
         self._entries: Dict[int, _Entry] = {}
         self._used: Dict[int, _Entry] = {}
+        self._functions: Dict[int, tuple] = {}  # id(def) -> (def, key, WarpFunction or None)
+        self._functions_used: Dict[int, tuple] = {}
         self.checked = 0  # functions checked by the last lint (the others came from the memo)
 
     def begin(self) -> None:
         self._used = {}
+        self._functions_used = {}
         self.checked = 0
 
     def end(self) -> None:
         self._entries = self._used  # definitions gone from the file are forgotten
+        self._functions = self._functions_used
+
+    def function(self, node: ast.AST, key: tuple, describe: Callable[[], object]):
+        """``kernels.warp_function`` of a definition, kept while its node and the names it resolves stay:
+        a fresh copy each time (the context gives it this lint's index builder)."""
+        known = self._functions.get(id(node))
+        if known is None or known[0] is not node or known[1] != key:
+            known = (node, key, describe())
+        self._functions_used[id(node)] = known
+        fn = known[2]
+        return dataclasses.replace(fn, builder=None, _index=None) if fn is not None else None
 
     def findings(self, node: ast.AST, key: tuple, check: Callable[[], List[Finding]]) -> List[Finding]:
         entry = self._entries.get(id(node))

@@ -132,12 +132,19 @@ def lint_or_syntax_error(linter: Callable[[str, str], List[Any]], text: str, pat
 
 def lint_entries(findings: List[Any], path: str, uri: str, text: str, units: Callable[[str], int]) -> List[Entry]:
     key = uris.key(path)
+    same: Dict[str, bool] = {}  # path spelling -> is it this file (asked for every finding and related location)
+
+    def this_file(p: str) -> bool:
+        known = same.get(p)
+        if known is None:
+            known = same[p] = uris.key(p) == key
+        return known
 
     def buffer(p: str) -> Optional[str]:
-        return text if uris.key(p) == key else None
+        return text if this_file(p) else None
 
     src = LineSource(buffers=buffer, units=units)
-    return [entry_of(f, path, uri, src, kind="lint", exists=lambda p: uris.key(p) == key) for f in findings]
+    return [entry_of(f, path, uri, src, kind="lint", exists=this_file) for f in findings]
 
 
 def setup(server: TapewatchServer) -> LintsFeature:
