@@ -29,7 +29,7 @@ class RerecordedTape:
         tape.__dict__["_tw_zero_site"] = Site.here()
 
     def before_backward(self, tape, state, site, args=(), kwargs=None) -> None:
-        entries = list(getattr(tape, "launches", ()) or ())
+        entries = warp_seams.tape_entries(tape)
         previous = tape.__dict__.get("_tw_recorded")
         zero_site, tape.__dict__["_tw_zero_site"] = tape.__dict__.get("_tw_zero_site"), None
         tape.__dict__["_tw_recorded"] = (len(entries), entries[0]) if entries else None

@@ -67,6 +67,11 @@ def tape_items(tape) -> List[TapeItem]:
     return out
 
 
+def tape_entries(tape) -> list:
+    """A tape's raw records, by identity (to tell whether a tape still holds an earlier recording)."""
+    return list(getattr(tape, "launches", ()) or ())
+
+
 def tape_launches(tape) -> Iterator[TapeItem]:
     """Only the kernel launches of a tape (``record_func`` entries skipped)."""
     return (item for item in tape_items(tape) if item.launch is not None)
