@@ -13,6 +13,7 @@ its ``wp.adjoint[x]`` statement for the input that disagrees.
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 import tempfile
 import textwrap
@@ -198,7 +199,12 @@ class _Harness:
         path = os.path.join(folder, "check_%s.py" % self.name)
         with open(path, "w", encoding="utf-8") as f:
             f.write(source)
-        module = types.ModuleType("_tapewatch_check_%s_%d" % (self.name, id(self)))
+        # A name that is the same in every run for the same function and types: Warp keeps compiled
+        # modules by name, so a later run loads this check from its cache instead of compiling it again.
+        fingerprint = hashlib.sha1(("%s\n%s.%s\n%r\n%r" % (
+            source, getattr(self.fn, "__module__", ""), getattr(self.fn, "__qualname__", self.name),
+            in_types, ret_type)).encode("utf-8", "replace")).hexdigest()[:12]
+        module = types.ModuleType("_tapewatch_check_%s_%s" % (self.name, fingerprint))
         module.__file__ = path
         module.__dict__.update({"_tw_fn": self.fn, "_tw_ret": ret_type,
                                 **{"_tw_t%d" % i: t for i, t in enumerate(in_types)}})

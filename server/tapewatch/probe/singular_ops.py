@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import atexit
+import hashlib
 import os
 import shutil
 import tempfile
@@ -317,10 +318,13 @@ def _load(kernel, name: str, source: str, env: dict):
     if _folder is None:
         _folder = tempfile.mkdtemp(prefix="tapewatch-variants-")
         atexit.register(shutil.rmtree, _folder, True)
-    path = os.path.join(_folder, "%s_%d.py" % (name, id(kernel)))
+    # Named by its source, not by object identity: Warp keeps compiled modules by name, so the same
+    # instrumented kernel in a later run loads from the cache instead of compiling again.
+    fingerprint = hashlib.sha1(source.encode("utf-8", "replace")).hexdigest()[:12]
+    path = os.path.join(_folder, "%s_%s.py" % (name, fingerprint))
     with open(path, "w", encoding="utf-8") as f:
         f.write(source)
-    module = types.ModuleType("_tapewatch_variant_%d" % id(kernel))
+    module = types.ModuleType("_tapewatch_variant_%s" % fingerprint)
     module.__dict__.update(env)
     module.__dict__.update({"__name__": module.__name__, "__file__": path})
     exec(compile(source, path, "exec"), module.__dict__)
