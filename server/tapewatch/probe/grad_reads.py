@@ -15,10 +15,12 @@ Reported at once, at the read, when the cleared gradient was not all zeros.
 
 from __future__ import annotations
 
+import ast
+import weakref
 from typing import Any, List, NamedTuple
 
 from .. import codes
-from ..model import Finding, Related
+from ..model import Finding, Location, Related
 from . import related as rel
 from .sites import Site
 
@@ -51,6 +53,18 @@ class GradReads:
         self.on_read(arr, "`.numpy()`")
 
     # -- reads after tape.zero() ---------------------------------------------
+    def on_grad_view(self, grad, view) -> None:
+        """``g = x.grad.numpy()`` on the CPU: ``g`` shares the gradient's memory, so a later zero()
+        clears what ``g`` shows.  Kept weakly: a view the script did not keep cannot be read later."""
+        if str(getattr(grad, "device", "")) != "cpu":
+            return
+        try:
+            ref = weakref.ref(view)
+        except TypeError:
+            return
+        views = grad.__dict__.setdefault("_tw_grad_views", [])
+        views[:] = [v for v in views if v[0]() is not None][-7:] + [(ref, Site.here())]
+
     def on_tape_zero(self, tape) -> None:
         import numpy as np  # noqa: PLC0415
 
@@ -64,6 +78,35 @@ class GradReads:
             if np.any(grad.numpy() != 0):  # what the zero() is about to discard
                 site = site or Site.here()
                 d["_tw_zeroed"] = site
+                for ref, view_site in d.pop("_tw_grad_views", ()):
+                    if ref() is not None:
+                        self._report_held_view(view_site, site)
+
+    def _report_held_view(self, view_site: Site, zero_site: Site) -> None:
+        """A NumPy view of the gradient, still held, that the source reads after this zero()."""
+        registry = self.tracker.registry
+        key = ("TW205", "view", view_site.key())
+        if key in registry:
+            registry.bump(key)
+            return
+        found = registry.attempt("finding reads of a gradient's view after zero()",
+                                 lambda: view_read_after(view_site, zero_site), None)
+        if found is None:
+            return
+        name, read = found
+        zero_loc = registry.attempt("locating a tape's zero()", lambda: zero_site.location(("zero",)))
+        message = ("`%s` is a NumPy view of the gradient (on the CPU it shares its memory), and the tape's zero()%s "
+                   "clears that memory before `%s` is used: the use sees zeros, not the gradient. Copy it "
+                   "(`.numpy().copy()`), or zero after its last use."
+                   % (name, " (line %d)" % zero_loc.line if zero_loc is not None else "", name))
+        related: List[Related] = []
+        if zero_loc is not None:
+            related.append(Related(zero_loc, "the zero() that clears the view", "zero"))
+        related.append(Related(read, "`%s` used here, after the zero()" % name, "read"))
+        loc = registry.attempt("locating a .numpy() call", lambda: view_site.location(("numpy",)))
+        registry.report(key, Finding(code="TW205", message=message, location=loc, severity=codes.severity("TW205"),
+                                     related=related, data={"how": "`.numpy()` view", "zeroed": True,
+                                                            "variable": name}))
 
     def on_zeroed_grad_read(self, grad, how: str) -> None:
         registry = self.tracker.registry
@@ -141,3 +184,36 @@ class GradReads:
         loc = registry.attempt("locating a read", lambda: read.site.location(())) or back
         return Finding(code="TW205", message=message, location=loc, severity=codes.severity("TW205"),
                        related=related, data={"array": what, "how": read.how})
+
+
+def view_read_after(view_site: Site, zero_site: Site):
+    """``(name, location)`` when the ``.numpy()`` at ``view_site`` is bound to a name (not copied)
+    and a statement after the ``zero()`` at ``zero_site``, in the same function, reads that name
+    before it is bound again; else None."""
+    from .numpy_writes import scope_statements  # noqa: PLC0415
+
+    found = scope_statements(view_site)
+    zero = zero_site.primary
+    if found is None or zero is None or zero.f_code is not view_site.primary.f_code:
+        return None
+    statements, filename, line = found
+    binding = next((n for n in statements if isinstance(n, ast.Assign) and n.lineno <= line <= n.end_lineno), None)
+    if binding is None or len(binding.targets) != 1 or not isinstance(binding.targets[0], ast.Name):
+        return None
+    value = binding.value
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "numpy"):
+        return None  # .numpy().copy(), np.array(...): not a view
+    name = binding.targets[0].id
+    for stmt in statements:
+        if stmt.lineno <= zero.f_lineno or stmt.lineno <= binding.end_lineno:
+            continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else []
+        loads = [n for n in ast.walk(stmt.value if isinstance(stmt, ast.Assign) else stmt)
+                 if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)] \
+            if isinstance(stmt, (ast.Assign, ast.Expr, ast.AugAssign, ast.Return)) else []
+        if loads:
+            return name, Location(filename, stmt.lineno, stmt.col_offset + 1, stmt.end_lineno,
+                                  (stmt.end_col_offset or 0) + 1)
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return None
+    return None

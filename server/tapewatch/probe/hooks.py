@@ -243,9 +243,13 @@ def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callab
     @functools.wraps(orig_numpy)
     def numpy(self, *args, **kwargs):
         # Only the script's own calls (Warp and Tapewatch call numpy() too).
-        if not standing_aside() and frames.is_user_file(sys._getframe(1).f_code.co_filename):
+        user = not standing_aside() and frames.is_user_file(sys._getframe(1).f_code.co_filename)
+        if user:
             guarded("checking a .numpy() call", lambda: tracker.on_numpy(self))
-        return orig_numpy(self, *args, **kwargs)
+        view = orig_numpy(self, *args, **kwargs)
+        if user and "_tw_grad_of_backward" in self.__dict__:
+            guarded("remembering a gradient's NumPy view", lambda: tracker.on_grad_view(self, view))
+        return view
 
     array_cls.numpy = numpy
 

@@ -165,8 +165,8 @@ def _wrapped_buffer(value) -> Optional[str]:
     return None
 
 
-def _binding_at(site: Site, wanted):
-    """``(statements of the enclosing function, the assignment at site whose value is wanted, file)``."""
+def scope_statements(site: Site):
+    """``(statements of the function enclosing site, in source order, file, line)``, or None."""
     snap = site.primary
     if snap is None:
         return None
@@ -187,6 +187,15 @@ def _binding_at(site: Site, wanted):
             scope = node
     statements = sorted((n for n in ast.walk(scope) if isinstance(n, ast.stmt) and n is not scope),
                         key=lambda n: (n.lineno, n.col_offset))
+    return statements, filename, line
+
+
+def _binding_at(site: Site, wanted):
+    """``(statements of the enclosing function, the assignment at site whose value is wanted, file)``."""
+    found = scope_statements(site)
+    if found is None:
+        return None
+    statements, filename, line = found
     binding = next((n for n in statements if isinstance(n, (ast.Assign, ast.AnnAssign))
                     and n.lineno <= line <= n.end_lineno and wanted(n.value)), None)
     return (statements, binding, filename) if binding is not None else None

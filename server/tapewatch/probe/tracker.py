@@ -514,6 +514,11 @@ class Tracker:
             if hasattr(sensor, "on_numpy"):
                 self.registry.attempt("checking a .numpy() call", lambda: sensor.on_numpy(arr))
 
+    def on_grad_view(self, grad, view) -> None:
+        for sensor in self.sensors:
+            if hasattr(sensor, "on_grad_view"):
+                self.registry.attempt("remembering a gradient's NumPy view", lambda: sensor.on_grad_view(grad, view))
+
     def on_array_created(self, arr) -> None:
         for sensor in self.sensors:
             if hasattr(sensor, "on_array_created"):
