@@ -180,7 +180,8 @@ class Truncation:
             elif shared:
                 self._report(origin, record, access, shared, mark)
         for copy, record, access in state.__dict__.pop("host_copies", []):
-            if not seeded_by_hand and mark.parameters:
+            # A tape that records functions may give such a step its adjoint itself (record_func).
+            if not seeded_by_hand and mark.parameters and not _records_functions(tape):
                 self._report_host_copy(copy, record, access, site)
         for origin, record, access in state.__dict__.pop("carries", []):
             shared = [] if seeded_by_hand else _parameters_upstream(state, origin)

@@ -92,8 +92,9 @@ def runtime(wp):
 
 
 def recording_tape(wp):
-    """The tape that records launches now, or None."""
-    return runtime(wp).tape
+    """The tape that records launches now, or None (also before Warp's runtime exists: arrays
+    made while a module is imported, before ``wp.init()``)."""
+    return getattr(runtime(wp), "tape", None)
 
 
 @contextlib.contextmanager
