@@ -415,8 +415,12 @@ def _bound_argument(call: ast.Call, position: int, name: str) -> Optional[ast.ex
     return None
 
 
-def name_by_identity(obj, frame) -> Optional[str]:
-    """Fallback naming: a local bound to ``obj``, one attribute or item deep."""
+def name_by_identity(obj, frame=None) -> Optional[str]:
+    """Fallback naming: a local bound to ``obj``, one attribute or item deep, in ``frame`` (by default
+    the innermost user frame)."""
+    frame = frame if frame is not None else innermost_user_frame(sys._getframe(1))
+    if frame is None:
+        return None
     try:
         items = list(frame.f_locals.items())
     except Exception:

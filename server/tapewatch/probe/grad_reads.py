@@ -15,13 +15,13 @@ Reported at once, at the read, when the cleared gradient was not all zeros.
 
 from __future__ import annotations
 
-import ast
 import weakref
 from typing import Any, List, NamedTuple
 
 from .. import codes
-from ..model import Finding, Location, Related
+from ..model import Finding, Related
 from . import related as rel
+from .numpy_writes import view_read_after
 from .sites import Site
 
 
@@ -90,7 +90,7 @@ class GradReads:
             registry.bump(key)
             return
         found = registry.attempt("finding reads of a gradient's view after zero()",
-                                 lambda: view_read_after(view_site, zero_site), None)
+                                 lambda: view_read_after(view_site, zero_site.primary), None)
         if found is None:
             return
         name, read = found
@@ -184,36 +184,3 @@ class GradReads:
         loc = registry.attempt("locating a read", lambda: read.site.location(())) or back
         return Finding(code="TW205", message=message, location=loc, severity=codes.severity("TW205"),
                        related=related, data={"array": what, "how": read.how})
-
-
-def view_read_after(view_site: Site, zero_site: Site):
-    """``(name, location)`` when the ``.numpy()`` at ``view_site`` is bound to a name (not copied)
-    and a statement after the ``zero()`` at ``zero_site``, in the same function, reads that name
-    before it is bound again; else None."""
-    from .numpy_writes import scope_statements  # noqa: PLC0415
-
-    found = scope_statements(view_site)
-    zero = zero_site.primary
-    if found is None or zero is None or zero.f_code is not view_site.primary.f_code:
-        return None
-    statements, filename, line = found
-    binding = next((n for n in statements if isinstance(n, ast.Assign) and n.lineno <= line <= n.end_lineno), None)
-    if binding is None or len(binding.targets) != 1 or not isinstance(binding.targets[0], ast.Name):
-        return None
-    value = binding.value
-    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "numpy"):
-        return None  # .numpy().copy(), np.array(...): not a view
-    name = binding.targets[0].id
-    for stmt in statements:
-        if stmt.lineno <= zero.f_lineno or stmt.lineno <= binding.end_lineno:
-            continue
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else []
-        loads = [n for n in ast.walk(stmt.value if isinstance(stmt, ast.Assign) else stmt)
-                 if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)] \
-            if isinstance(stmt, (ast.Assign, ast.Expr, ast.AugAssign, ast.Return)) else []
-        if loads:
-            return name, Location(filename, stmt.lineno, stmt.col_offset + 1, stmt.end_lineno,
-                                  (stmt.end_col_offset or 0) + 1)
-        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-            return None
-    return None

@@ -213,8 +213,7 @@ def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callab
                 self.__dict__["_tw_alloc_site"] = Site([FrameSnap(f) for f in chain])
         except Exception as exc:
             registry.internal_error("recording where an array was allocated", exc)
-        guarded("noting an array made while a tape records", lambda: tracker.on_array_created(self)
-                if warp_seams.recording_tape(wp) is not None else None)
+        guarded("noting an array made while a tape records", lambda: tracker.on_array_created(self))
 
     array_cls.__init__ = array_init
 

@@ -295,8 +295,7 @@ class _AccessVisitor(ast.NodeVisitor):
                 if isinstance(node.op, (ast.Add, ast.Sub)):
                     # ``x[i] += v`` accumulates: Warp treats it as a write only, and its
                     # adjoint does not need the old value.
-                    self.writes.add(name)
-                    self.write_forms.setdefault(name, []).append(index_form(target))
+                    self._accumulate(name, target)
                 else:
                     # ``x[i] *= s`` reads the old value: the adjoint of ``s`` needs it.
                     self._read(name, target)
@@ -324,8 +323,7 @@ class _AccessVisitor(ast.NodeVisitor):
         if fname in _WRITERS and node.args:
             name = param_path(node.args[0], self.params)
             if name is not None:
-                self.writes.add(name)
-                self.write_forms.setdefault(name, []).append(None)  # an atomic's index: not followed
+                self._accumulate(name, None)  # an atomic's index: not followed
                 for arg in node.args[1:]:
                     self.visit(arg)
                 for kw in node.keywords:
@@ -345,8 +343,7 @@ class _AccessVisitor(ast.NodeVisitor):
                 if "r" in access:
                     self._read(name, arg)
                 if "w" in access:
-                    self.writes.add(name)
-                    self.write_forms.setdefault(name, []).append(None)
+                    self._accumulate(name, None)
         for kw in node.keywords:
             self.visit(kw.value)
         self.visit(node.func)
@@ -362,9 +359,13 @@ class _AccessVisitor(ast.NodeVisitor):
         self._first_read.setdefault(name, node.lineno + self.offset)
         self.read_forms.setdefault(name, []).append(index_form(node))
 
-    def _write(self, name: str, node: ast.AST, op: str = "=") -> None:
+    def _accumulate(self, name: str, node: Optional[ast.AST]) -> None:
+        """A write that reads no old value (``+=``, an atomic, a ``@wp.func`` that writes it)."""
         self.writes.add(name)
         self.write_forms.setdefault(name, []).append(index_form(node))
+
+    def _write(self, name: str, node: ast.AST, op: str = "=") -> None:
+        self._accumulate(name, node)
         if op == "=":
             self.stores.add(name)
         if name in self._first_read:

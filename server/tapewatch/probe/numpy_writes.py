@@ -155,6 +155,41 @@ def buffer_writes(site: Site) -> Tuple[Optional[str], List[Location]]:
     return name, _writes_after(statements, binding, name, filename)
 
 
+def view_read_after(site: Site, after) -> Optional[Tuple[str, Location]]:
+    """``(name, statement)`` when the ``.numpy()`` at ``site`` is bound to a name as is (a view, not a
+    copy) and a statement after the frame snapshot ``after`` (a ``zero()``), in the same function,
+    reads that name before it is bound again; else None."""
+    found = _binding_at(site, _plain_numpy_call)
+    if found is None or after is None or after.f_code is not site.primary.f_code:
+        return None
+    statements, binding, filename = found
+    if not isinstance(binding, ast.Assign) or len(binding.targets) != 1 or not isinstance(binding.targets[0], ast.Name):
+        return None
+    name = binding.targets[0].id
+    for stmt in statements:
+        if stmt.lineno <= after.f_lineno or stmt.lineno <= binding.end_lineno:
+            continue
+        if _reads(stmt, name):
+            return name, Location(filename, stmt.lineno, stmt.col_offset + 1, stmt.end_lineno,
+                                  (stmt.end_col_offset or 0) + 1)
+        if _rebinds(stmt, name):
+            return None
+    return None
+
+
+def _plain_numpy_call(value) -> bool:
+    """``x.numpy()`` itself: ``.numpy().copy()`` or ``np.array(x.numpy())`` is not a view."""
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "numpy"
+
+
+def _reads(stmt, name: str) -> bool:
+    """A simple statement that loads ``name`` (its right-hand side for an assignment)."""
+    if not isinstance(stmt, (ast.Assign, ast.Expr, ast.AugAssign, ast.Return)):
+        return False
+    root = stmt.value if isinstance(stmt, ast.Assign) else stmt
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(root))
+
+
 def _wrapped_buffer(value) -> Optional[str]:
     """``buffer`` in ``wp.array(buffer, ..., copy=False)``."""
     for node in ast.walk(value) if value is not None else ():
@@ -165,7 +200,7 @@ def _wrapped_buffer(value) -> Optional[str]:
     return None
 
 
-def scope_statements(site: Site):
+def _scope_statements(site: Site):
     """``(statements of the function enclosing site, in source order, file, line)``, or None."""
     snap = site.primary
     if snap is None:
@@ -192,7 +227,7 @@ def scope_statements(site: Site):
 
 def _binding_at(site: Site, wanted):
     """``(statements of the enclosing function, the assignment at site whose value is wanted, file)``."""
-    found = scope_statements(site)
+    found = _scope_statements(site)
     if found is None:
         return None
     statements, filename, line = found

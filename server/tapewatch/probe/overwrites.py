@@ -84,7 +84,7 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         primary = registry.attempt("locating an overwrite", lambda: site.location(names)) or _raw_location(site)
     if not what:
         what = registry.attempt("naming an overwritten array",
-                                lambda: frames.name_by_identity(arr, frames.innermost_user_frame()))
+                                lambda: frames.name_by_identity(arr))
     reader_what = registry.attempt("naming the reading launch's array", lambda: reader.access_name(entry.access))
     what = what or reader_what or "array"
     key = key or (code, what, arg, op, site.key()) + tuple(key_extra)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from ..model import Finding, Related
-from . import warp_seams
+from . import frames, warp_seams
 from .sites import Site
 
 
@@ -51,7 +51,8 @@ class RerecordedTape:
             return
 
         def build() -> Finding:
-            names = [registry.attempt("naming an array", lambda a=a: _name(a)) or "an array" for a in shared[:3]]
+            names = [registry.attempt("naming an array", lambda a=a: frames.name_by_identity(a)) or "an array"
+                     for a in shared[:3]]
             if zero_site is not None:
                 head = ("`tape.zero()` clears the gradients but keeps the launches this tape recorded, and the tape "
                         "is recorded into again (`with tape:`) without `tape.reset()`: its next backward() replays "
@@ -80,9 +81,3 @@ class RerecordedTape:
                            data={"replayed_launches": replayed, "shared": names, "rerecorded": True})
 
         registry.report(key, build, arrays=shared)
-
-
-def _name(arr) -> Optional[str]:
-    from . import frames  # noqa: PLC0415
-
-    return frames.name_by_identity(arr, frames.innermost_user_frame())

@@ -143,7 +143,7 @@ class Seeding:
             name = registry.attempt("naming an array", lambda: entry[0].access_name(entry[1]))
             if name:
                 return name
-        return registry.attempt("naming an array", lambda: frames.name_by_identity(arr, frames.innermost_user_frame()))
+        return registry.attempt("naming an array", lambda: frames.name_by_identity(arr))
 
     # -- chained segments ------------------------------------------------------
     def _check_chain(self, state, outputs, seeds, backward_site: Site) -> None:

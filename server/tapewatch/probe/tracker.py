@@ -123,16 +123,16 @@ def elements_apart(reader: "LaunchRecord", read: Access, writer: "LaunchRecord",
     """The elements ``writer`` writes are none of those ``reader`` read (``temp[t + 1]`` written,
     ``temp[t]`` read at an earlier ``t``): known when both index the array by scalar arguments."""
     try:
-        def elements(record, access, is_write):
-            access_facts = kernel_access(record.kernel)
-            values = {p.label: arg for p, arg in zip(warp_seams.kernel_params(record.kernel), record.args)}
-            return launch_elements(access_facts, record.access_label(access), is_write, values)
-
-        read_elements = elements(reader, read, False)
-        written = elements(writer, write, True) if read_elements else None
+        read_elements = _elements(reader, read, False)
+        written = _elements(writer, write, True) if read_elements else None
         return bool(read_elements and written and patterns_apart(read_elements, written))
     except Exception:  # undecided: the overwrite is reported as before
         return False
+
+
+def _elements(record: "LaunchRecord", access: Access, is_write: bool) -> Optional[list]:
+    values = {p.label: arg for p, arg in zip(warp_seams.kernel_params(record.kernel), record.args)}
+    return launch_elements(kernel_access(record.kernel), record.access_label(access), is_write, values)
 
 
 # (instructions of a launch's call chain, argument count) -> the user's expression per argument
@@ -346,10 +346,7 @@ class Tracker:
                                                        warp_reported=any(a is acc.array for a in flagged),
                                                        state=state, readers=readers)
                     self._covered.add(id(acc.array))
-            for sensor in self.sensors:
-                if hasattr(sensor, "on_launch"):
-                    self.registry.attempt("checking the launch of `%s`" % record.kernel_name,
-                                          lambda: sensor.on_launch(state, record))
+            self._tell("on_launch", "checking the launch of `%s`" % record.kernel_name, state, record)
         finally:
             for acc in accesses:
                 if acc.read:
@@ -428,17 +425,13 @@ class Tracker:
 
     # ------------------------------------------------- writes Warp tracks less
     def _seed_write(self, arr) -> None:
-        for sensor in self.sensors:
-            if hasattr(sensor, "on_seed_write"):
-                self.registry.attempt("remembering a gradient seed", lambda: sensor.on_seed_write(arr))
+        self._tell("on_seed_write", "remembering a gradient seed", arr)
 
     def on_copy(self, dest, src) -> None:
         self._seed_write(dest)
         tape = self.recording_tape()
         if tape is None:
-            for sensor in self.sensors:
-                if hasattr(sensor, "on_copy_carry"):
-                    self.registry.attempt("following a copy", lambda: sensor.on_copy_carry(dest, src))
+            self._tell("on_copy_carry", "following a copy", dest, src)
             self.on_untaped_write(dest, "copy")
             return
         from . import overwrites  # noqa: PLC0415
@@ -475,9 +468,7 @@ class Tracker:
         from . import overwrites  # noqa: PLC0415
 
         state = self.tape_state(tape)
-        for sensor in self.sensors:
-            if hasattr(sensor, "on_refill"):
-                self.registry.attempt("following a zero_()/fill_()", lambda: sensor.on_refill(arr))
+        self._tell("on_refill", "following a zero_()/fill_()", arr)
         readers = self.readers_of(state, arr)
         if readers:
             self.read_replay.before_write(state, arr)
@@ -486,9 +477,7 @@ class Tracker:
 
     def on_untaped_launch(self, kernel, args) -> None:
         """A launch no tape records: its writes may clobber what a live tape read."""
-        for sensor in self.sensors:
-            if hasattr(sensor, "on_untaped_kernel"):
-                self.registry.attempt("noting an untaped launch", lambda: sensor.on_untaped_kernel(kernel))
+        self._tell("on_untaped_kernel", "noting an untaped launch", kernel)
         carriers = [s for s in self.sensors if hasattr(s, "on_untaped_kernel_accesses")]
         if not self._live and not carriers:
             return
@@ -501,55 +490,45 @@ class Tracker:
         for acc in accesses:
             if acc.write:
                 self._note_untaped(acc.array, "launch", kernel, args)
-        for sensor in self.sensors:
-            if hasattr(sensor, "on_untaped_launch"):
-                self.registry.attempt("checking an untaped launch", lambda: sensor.on_untaped_launch(kernel, accesses))
+        self._tell("on_untaped_launch", "checking an untaped launch", kernel, accesses)
 
     def on_numpy(self, arr) -> None:
         """The script took ``arr.numpy()`` (a read, and on the CPU a writable view)."""
         self._zeroed_read(arr, "`.numpy()`")
         if not self._live:
             return
+        self._tell("on_numpy", "checking a .numpy() call", arr)
+
+    def _tell(self, hook: str, what: str, *args) -> None:
+        """Every sensor that has ``hook`` hears of the event; one that fails costs a TW910, not the others."""
         for sensor in self.sensors:
-            if hasattr(sensor, "on_numpy"):
-                self.registry.attempt("checking a .numpy() call", lambda: sensor.on_numpy(arr))
+            method = getattr(sensor, hook, None)
+            if method is not None:
+                self.registry.attempt(what, lambda: method(*args))
 
     def on_grad_view(self, grad, view) -> None:
-        for sensor in self.sensors:
-            if hasattr(sensor, "on_grad_view"):
-                self.registry.attempt("remembering a gradient's NumPy view", lambda: sensor.on_grad_view(grad, view))
+        self._tell("on_grad_view", "remembering a gradient's NumPy view", grad, view)
 
     def on_array_created(self, arr) -> None:
-        for sensor in self.sensors:
-            if hasattr(sensor, "on_array_created"):
-                self.registry.attempt("noting an array made while a tape records",
-                                      lambda: sensor.on_array_created(arr))
+        if self.recording_tape() is not None:  # only arrays made while a tape records matter to the sensors
+            self._tell("on_array_created", "noting an array made while a tape records", arr)
 
     def on_copy_source(self, src) -> None:
         self._zeroed_read(src, "a copy")
         if not self._live:
             return
-        for sensor in self.sensors:
-            if hasattr(sensor, "on_read"):
-                self.registry.attempt("checking a copy's source", lambda: sensor.on_read(src, "wp.copy"))
+        self._tell("on_read", "checking a copy's source", src, "wp.copy")
 
     def _zeroed_read(self, arr, how: str) -> None:
         """A read of a gradient that tape.zero() cleared after a backward filled it (grad_reads)."""
         if "_tw_zeroed" in getattr(arr, "__dict__", {}):
-            for sensor in self.sensors:
-                if hasattr(sensor, "on_zeroed_grad_read"):
-                    self.registry.attempt("checking a read of a zeroed gradient",
-                                          lambda: sensor.on_zeroed_grad_read(arr, how))
+            self._tell("on_zeroed_grad_read", "checking a read of a zeroed gradient", arr, how)
 
     def on_tape_zero(self, tape) -> None:
-        for sensor in self.sensors:
-            if hasattr(sensor, "on_tape_zero"):
-                self.registry.attempt("checking a tape's zero()", lambda: sensor.on_tape_zero(tape))
+        self._tell("on_tape_zero", "checking a tape's zero()", tape)
 
     def on_untaped_write(self, arr, op: str) -> None:
-        for sensor in self.sensors:
-            if hasattr(sensor, "on_untaped_write"):
-                self.registry.attempt("following an untaped write", lambda: sensor.on_untaped_write(arr, op))
+        self._tell("on_untaped_write", "following an untaped write", arr, op)
         if self._live:
             self._note_untaped(arr, op, None, [])
 

@@ -25,7 +25,7 @@ from typing import Dict, List, NamedTuple, Optional
 
 from .. import codes
 from ..model import Finding, Location, Related
-from . import warp_seams
+from . import frames, warp_seams
 from .sites import Site, ordering_snap
 from .kernel_access import kernel_access
 from .tracker import differentiable
@@ -64,7 +64,7 @@ class HostCopy(NamedTuple):
 class Truncation:
     def __init__(self, tracker):
         self.tracker = tracker
-        self._host_read: Optional[tuple] = None  # (line key, mark, name) of the last .numpy() while recording
+        self._host_read: Optional[tuple] = None  # (line key, mark, array) of the last .numpy() while recording
 
     def on_numpy(self, arr) -> None:
         """``x.numpy()`` of a value the recording tape computed: an array made from it on this line
@@ -81,13 +81,14 @@ class Truncation:
 
     def on_array_created(self, arr) -> None:
         read = self._host_read  # not consumed: Warp may build inner arrays first, on the same line
-        if read is None or self.tracker.recording_tape() is None:
-            return
         site = arr.__dict__.get("_tw_alloc_site")
-        if site is None or site.key() != read[0]:
+        if read is None or site is None or site.key() != read[0]:
             return
-        name = _name(read[2])
-        arr.__dict__["_tw_host_copy"] = HostCopy(read[1], name, site)
+        arr.__dict__["_tw_host_copy"] = HostCopy(read[1], self._name(read[2]), site)
+
+    def _name(self, arr) -> str:
+        return self.tracker.registry.attempt("naming an array", lambda: frames.name_by_identity(arr)) or \
+            "a parameter"
 
     def on_launch(self, state, record) -> None:
         mark = _mark(state)
@@ -147,7 +148,7 @@ class Truncation:
                 if self.tracker.recording_tape() is not None:
                     # Kept off a tape that is recording (record_tape=False) from an array that
                     # asks for its gradient: that gradient is wanted, whether or not the tape reads it.
-                    mark.parameters = {id(a.array): _name(a.array) for a in accesses
+                    mark.parameters = {id(a.array): self._name(a.array) for a in accesses
                                        if a.read and not a.write and differentiable(a.array)}
                     mark.off_tape = True
                 origin = Origin(mark, Site.here(), warp_seams.kernel_name(kernel), None)
@@ -394,15 +395,6 @@ def _parameters(state) -> Dict[int, str]:
                 except Exception:
                     out[id(x.array)] = r.access_label(x)
     return out
-
-
-def _name(arr) -> str:
-    from . import frames  # noqa: PLC0415
-
-    try:
-        return frames.name_by_identity(arr, frames.innermost_user_frame()) or "a parameter"
-    except Exception:  # a name is a nicety: the finding stands without it
-        return "a parameter"
 
 
 def _records_functions(tape) -> bool:
