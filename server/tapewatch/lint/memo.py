@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from typing import Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 from tapewatch.model import Finding, Location, Related
 
@@ -23,54 +23,59 @@ _LINE_MENTION = re.compile(r"\bline (\d+)")
 
 class FunctionMemo:
     def __init__(self) -> None:
-        self._entries: Dict[int, _Entry] = {}
-        self._used: Dict[int, _Entry] = {}
-        self._functions: Dict[int, tuple] = {}  # id(def) -> (def, key, WarpFunction or None)
-        self._functions_used: Dict[int, tuple] = {}
-        self.checked = 0  # functions checked by the last lint (the others came from the memo)
+        self._findings = _Kept()  # the kernel rules' findings, with the span they were found at
+        self._functions = _Kept()  # kernels.warp_function of each definition
+
+    @property
+    def checked(self) -> int:
+        """Functions checked by the last lint (the others came from the memo)."""
+        return self._findings.made
 
     def begin(self) -> None:
-        self._used = {}
-        self._functions_used = {}
-        self.checked = 0
+        self._findings.begin()
+        self._functions.begin()
 
     def end(self) -> None:
-        self._entries = self._used  # definitions gone from the file are forgotten
-        self._functions = self._functions_used
+        self._findings.end()
+        self._functions.end()
 
     def function(self, node: ast.AST, key: tuple, describe: Callable[[], object]):
         """``kernels.warp_function`` of a definition, kept while its node and the names it resolves stay:
         a fresh copy each time (the context gives it this lint's index builder)."""
-        known = self._functions.get(id(node))
-        if known is None or known[0] is not node or known[1] != key:
-            known = (node, key, describe())
-        self._functions_used[id(node)] = known
-        fn = known[2]
+        fn = self._functions.get(node, key, describe)
         return dataclasses.replace(fn, builder=None, _index=None) if fn is not None else None
 
     def findings(self, node: ast.AST, key: tuple, check: Callable[[], List[Finding]]) -> List[Finding]:
-        entry = self._entries.get(id(node))
-        if entry is None or entry.node is not node or entry.key != key:
-            self.checked += 1
-            entry = _Entry(node, key, check())
-        self._used[id(node)] = entry
-        return entry.moved_to(node)
-
-
-class _Entry:
-    __slots__ = ("node", "key", "first", "last", "found")
-
-    def __init__(self, node: ast.AST, key: tuple, found: List[Finding]) -> None:
-        self.node = node  # kept alive so that id(node) cannot be reused by another node
-        self.key = key
-        self.first, self.last = _span(node)
-        self.found = found
-
-    def moved_to(self, node: ast.AST) -> List[Finding]:
         """Fresh copies (callers edit findings), moved to where the node is now."""
-        first, _ = _span(node)
-        delta = first - self.first
-        return [_moved(f, delta, self.first, self.last) for f in self.found]
+        (first, last), found = self._findings.get(node, key, lambda: (_span(node), check()))
+        delta = _span(node)[0] - first
+        return [_moved(f, delta, first, last) for f in found]
+
+
+class _Kept:
+    """A value per definition node, kept while the node (the same object: its text is unchanged) and
+    its key stay; what one lint did not ask for is forgotten at its end."""
+
+    def __init__(self) -> None:
+        self._kept: Dict[int, tuple] = {}
+        self._used: Dict[int, tuple] = {}
+        self.made = 0
+
+    def begin(self) -> None:
+        self._used = {}
+        self.made = 0
+
+    def end(self) -> None:
+        self._kept = self._used
+
+    def get(self, node: ast.AST, key: tuple, make: Callable[[], Any]) -> Any:
+        known = self._kept.get(id(node))
+        if known is None or known[0] is not node or known[1] != key:
+            # The node itself is kept alive, so that its id cannot be reused by another node.
+            known = (node, key, make())
+            self.made += 1
+        self._used[id(node)] = known
+        return known[2]
 
 
 def _span(node: ast.AST) -> Tuple[int, int]:
