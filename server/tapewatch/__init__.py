@@ -10,4 +10,8 @@ The package is split so that data flows one way:
 - ``tapewatch.report``, ``tapewatch.cli`` and ``tapewatch.lsp`` present it.
 """
 
+from . import bytecode as _bytecode
+
 __version__ = "0.1.0"
+
+_bytecode.ensure()  # before the package's own modules load: they load from it

@@ -7,7 +7,6 @@ script (syntax error, no Warp, no such device, timeout, crash).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import os
 import signal
@@ -129,6 +128,7 @@ def write_harness(ns) -> int:
 
 
 def run_bisect(ns) -> int:
+    import asyncio  # noqa: PLC0415
     import json  # noqa: PLC0415
 
     from .bisect import bisect  # noqa: PLC0415
@@ -177,7 +177,7 @@ def show_history(ns) -> int:
 
 
 def check(ns) -> int:
-    from .runner import RunRequest  # noqa: PLC0415
+    from .spawn import RunRequest, start  # noqa: PLC0415 (no event loop yet: see below)
 
     if ns.cwd and not os.path.isdir(ns.cwd):
         print("tapewatch: --cwd %s is not a directory" % ns.cwd, file=sys.stderr)
@@ -213,7 +213,20 @@ def check(ns) -> int:
     for req in requests:
         err.write("tapewatch: running %s on %s with %s\n" % (req.script, ns.device, ns.python))
     err.flush()
-    results, signum = asyncio.run(_until_signalled(_run_all(requests, jobs, ns.quiet, err, not ns.no_harness)))
+    # The first runs start now, before asyncio and the runner load: the user's interpreter starts
+    # (and imports Warp) on another core meanwhile.  Each run owns its process from then on.
+    early = {}
+    try:
+        for i, req in enumerate(requests[:jobs]):
+            with contextlib.suppress(OSError, ValueError):  # the run itself says why (TW908)
+                early[i] = start(req)
+        import asyncio  # noqa: PLC0415
+
+        results, signum = asyncio.run(_until_signalled(
+            _run_all(requests, jobs, ns.quiet, err, not ns.no_harness, early)))
+    finally:
+        for started in early.values():
+            started.abandon()  # only those no run took over (interrupted before the loop ran)
     if results is None:
         # Every run's process tree is gone (cancelling a run kills its process group).
         err.write("tapewatch: interrupted by %s; the runs were stopped\n" % signal.Signals(signum).name)
@@ -264,15 +277,17 @@ def _records_a_tape(path: str) -> bool:
     return "Tape(" in text and ".backward(" in text
 
 
-async def _run_all(requests, jobs: int, quiet: bool, err, with_harness: bool = True) -> list:
+async def _run_all(requests, jobs: int, quiet: bool, err, with_harness: bool = True, early=None) -> list:
     """Every request (and its FD harness), ``jobs`` at a time, in the given order; the scripts' output
-    prefixed by name."""
+    prefixed by name.  ``early``: request index -> its probe, already started."""
+    import asyncio  # noqa: PLC0415
+
     from .runner import run_verification  # noqa: PLC0415
 
     gate = asyncio.Semaphore(jobs)
     several = len(requests) > 1
 
-    async def one(req):
+    async def one(req, started):
         name = os.path.basename(req.script)
         partial = [""]
 
@@ -295,7 +310,7 @@ async def _run_all(requests, jobs: int, quiet: bool, err, with_harness: bool = T
 
         async with gate:
             result = (await run_verification(req, on_output=echo, with_harness=with_harness,
-                                             on_harness=harness_note)).combined()
+                                             on_harness=harness_note, started=started)).combined()
         if partial[0] and not quiet:
             err.write("[%s] %s\n" % (name, partial[0]))
         if several:
@@ -303,7 +318,7 @@ async def _run_all(requests, jobs: int, quiet: bool, err, with_harness: bool = T
             err.flush()
         return result
 
-    return list(await asyncio.gather(*(one(r) for r in requests)))
+    return list(await asyncio.gather(*(one(r, (early or {}).get(i)) for i, r in enumerate(requests))))
 
 
 def _report(results: list, fmt: str, base: str) -> str:
@@ -359,6 +374,8 @@ async def _until_signalled(coro):
 
     Returns ``(result, None)``, or ``(None, signal number)`` when a signal stopped it.
     """
+    import asyncio  # noqa: PLC0415
+
     loop = asyncio.get_running_loop()
     task = asyncio.ensure_future(coro)
     received = []

@@ -13,21 +13,20 @@ import asyncio
 import codecs
 import contextlib
 import dataclasses
-import io
 import json
 import os
 import re
 import signal
-import sys
-import tempfile
+import threading
 import time
-import tokenize
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
-from . import codes, defaults
+from . import codes
 from .model import Finding, Location, TapeGraph
 from .processes import Descendants, kill_group
+from .spawn import (HARNESS_HEADER, RunRequest, Started, is_harness, probe_command,  # noqa: F401 (re-exported)
+                    probe_env, probe_pythonpath, start)
 
 OutputCallback = Callable[[str, str], None]  # (stream name, text)
 EventCallback = Callable[[dict], None]
@@ -39,22 +38,6 @@ _NOISE = re.compile(r"^(Warp \S+ initialized|Warp CUDA warning|\s+(CUDA Toolkit|
 EVENT_LINE_LIMIT = 64 * 1024 * 1024  # a tape graph of a long rollout is large
 # Findings whose code means the tool could not run the script at all.
 TOOL_FAILURES = {"TW902", "TW903", "TW904", "TW905", "TW906", "TW908", "TW909"}
-
-
-@dataclass
-class RunRequest:
-    script: str
-    python: str = sys.executable
-    device: str = defaults.DEVICE
-    timeout: float = defaults.TIMEOUT_S
-    cwd: Optional[str] = None
-    args: List[str] = field(default_factory=list)
-    env: Dict[str, str] = field(default_factory=dict)
-    graph: bool = defaults.GRAPH
-    check_launches: bool = defaults.CHECK_LAUNCHES  # per-launch adjoint check (TW404)
-    library_frames: bool = defaults.LIBRARY_FRAMES  # findings inside installed packages stay there
-    lint: bool = defaults.LINT  # the static lints of every user file the run involved (TW3xx)
-    cold: bool = False  # rebuild every kernel module as Warp's tracker does (no cached binaries)
 
 
 @dataclass
@@ -133,165 +116,88 @@ class RunResult:
         return out
 
 
-def probe_pythonpath() -> str:
-    """A folder holding only the ``tapewatch`` package, for the user's PYTHONPATH.
-
-    The probe must import in the user's interpreter without dragging this
-    environment's site-packages (pygls, another NumPy...) along with it.
-    """
-    package = os.path.dirname(os.path.abspath(__file__))
-    parent = os.path.dirname(package)
-    if set(os.listdir(parent)) <= {"tapewatch", "tapewatch.egg-info", "__pycache__"}:
-        return parent
-    link_root = os.path.join(tempfile.gettempdir(), "tapewatch-probe-%d" % os.getuid()
-                             if hasattr(os, "getuid") else "tapewatch-probe")
-    os.makedirs(link_root, exist_ok=True)
-    link = os.path.join(link_root, "tapewatch")
-    if os.path.realpath(link) != package:
-        tmp = link + ".%d" % os.getpid()
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        os.symlink(package, tmp)
-        os.replace(tmp, link)
-    return link_root
-
-
-HARNESS_HEADER = b"# tapewatch-harness-for: "
-
-
-def is_harness(script: str) -> bool:
-    """A harness file runs itself (it replays its script); anything else runs under the probe.
-
-    Only the harness's own header counts: a *comment* near the top that starts with the
-    marker (the same text in a docstring or a string does not).
-    """
-    try:
-        with open(script, "rb") as f:
-            head = f.read(4096)
-    except OSError:
-        return False
-    if HARNESS_HEADER not in head:
-        return False
-    marker = HARNESS_HEADER.decode().strip()
-    try:
-        for tok in tokenize.tokenize(io.BytesIO(head).readline):
-            if tok.type == tokenize.COMMENT and tok.string.startswith(marker) and tok.start[1] == 0:
-                return True
-    except (tokenize.TokenError, SyntaxError, UnicodeDecodeError):
-        pass  # the head ends mid-token: what was read so far decided
-    return False
-
-
-def probe_command(req: RunRequest, events_fd: int) -> List[str]:
-    if is_harness(req.script):
-        cmd = [req.python, os.path.abspath(req.script), "--events", "fd:%d" % events_fd]
-        return cmd + (["--device", req.device] if req.device else []) + list(req.args)
-    cmd = [req.python, "-m", "tapewatch.probe", "--events", "fd:%d" % events_fd]
-    if req.device:
-        cmd += ["--device", req.device]
-    if not req.graph:
-        cmd.append("--no-graph")
-    if req.check_launches:
-        cmd.append("--check-launches")
-    if req.library_frames:
-        cmd.append("--library-frames")
-    if req.cold:
-        cmd.append("--cold")
-    return cmd + ["--", os.path.abspath(req.script)] + list(req.args)
-
-
-def probe_env(req: RunRequest) -> Dict[str, str]:
-    env = dict(os.environ)
-    env.update({str(k): str(v) for k, v in req.env.items()})
-    path = probe_pythonpath()
-    env["PYTHONPATH"] = path + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    env["PYTHONUNBUFFERED"] = "1"  # the user's prints stream while the run goes on
-    env.setdefault("PYTHONIOENCODING", "utf-8")
-    return env
-
-
 async def run_probe(
     req: RunRequest,
     on_output: Optional[OutputCallback] = None,
     on_event: Optional[EventCallback] = None,
     into: Optional[RunResult] = None,
+    started: Optional[Started] = None,
 ) -> RunResult:
     """Run the probe; cancelling the awaiting task kills the process tree.
 
     ``into`` is filled as events arrive, so a caller that cancels the run
-    still holds the findings reported so far.
+    still holds the findings reported so far.  ``started`` is the probe
+    already started on ``req`` (``spawn.start``), which this run now owns.
     """
     result = into if into is not None else RunResult(script=os.path.abspath(req.script))
     result.script, result.device, result.python = os.path.abspath(req.script), req.device, req.python
-    started = time.perf_counter()
+    began = started.at if started is not None else time.perf_counter()
     if not os.path.isfile(req.script):
+        if started is not None:
+            started.abandon()
         result.findings.append(codes.tool_finding("TW909", "Script not found: %s" % req.script))
         result.outcome = "script-not-found"
         return result
-    read_fd, write_fd = os.pipe()
-    try:
-        proc = await asyncio.create_subprocess_exec(
-            *probe_command(req, write_fd),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            cwd=req.cwd or os.path.dirname(os.path.abspath(req.script)),
-            env=probe_env(req),
-            pass_fds=(write_fd,),
-            start_new_session=True,  # its own process group: kill the whole tree
-        )
-    except (OSError, ValueError) as exc:
-        os.close(read_fd)
-        os.close(write_fd)
-        result.findings.append(codes.tool_finding(
-            "TW908", "Cannot start the interpreter `%s`: %s" % (req.python, exc), interpreter=req.python))
-        result.outcome = "interpreter-unusable"
-        return result
-    os.close(write_fd)
-
+    if started is None:
+        try:
+            started = start(req)
+        except (OSError, ValueError) as exc:
+            result.findings.append(codes.tool_finding(
+                "TW908", "Cannot start the interpreter `%s`: %s" % (req.python, exc), interpreter=req.python))
+            result.outcome = "interpreter-unusable"
+            return result
+    started.claimed = True  # this run ends it, whatever happens
+    proc = started.proc
+    loop = asyncio.get_running_loop()
+    exited = _exit_future(loop, proc)
     tree = Descendants(proc.pid)
     # The script's lints need only its text: computed on another core while the probe runs.
-    prelinted = asyncio.get_running_loop().run_in_executor(None, _prelint, req.script) \
+    prelinted = loop.run_in_executor(None, _prelint, req.script) \
         if req.lint and not is_harness(req.script) else None
     collector = _EventCollector(result, on_event)
     tails = {"stdout": _Tail(), "stderr": _Tail()}
-    tasks = [
-        asyncio.ensure_future(_pump(proc.stdout, "stdout", tails["stdout"], on_output)),
-        asyncio.ensure_future(_pump(proc.stderr, "stderr", tails["stderr"], on_output)),
-        asyncio.ensure_future(_read_events(read_fd, collector)),
-    ]
+    pipes = []
     try:
-        await asyncio.wait_for(_exited(proc, tree), timeout=req.timeout if req.timeout and req.timeout > 0 else None)
-    except asyncio.TimeoutError:
-        _kill_tree(proc, tree)
-        await proc.wait()
-        result.outcome = "timeout"
-        result.findings.append(codes.tool_finding(
-            "TW905", "The run did not finish within %gs and was stopped (the whole process tree was killed). "
-            "Raise the timeout or shorten the repro." % req.timeout, location=Location(result.script, 1, 1)))
-    except asyncio.CancelledError:
-        _kill_tree(proc, tree)
-        with contextlib.suppress(Exception):
-            await asyncio.shield(proc.wait())
-        for t in tasks:
+        (stdout, out_pipe), (stderr, err_pipe) = [await _reader(loop, p) for p in (proc.stdout, proc.stderr)]
+        pipes += [out_pipe, err_pipe]
+        tasks = [
+            asyncio.ensure_future(_pump(stdout, "stdout", tails["stdout"], on_output)),
+            asyncio.ensure_future(_pump(stderr, "stderr", tails["stderr"], on_output)),
+            asyncio.ensure_future(_read_events(started.events_fd, collector)),
+        ]
+        try:
+            await asyncio.wait_for(_exited(exited, tree),
+                                   timeout=req.timeout if req.timeout and req.timeout > 0 else None)
+        except asyncio.TimeoutError:
+            _kill_tree(proc, tree)
+            await asyncio.shield(exited)
+            result.outcome = "timeout"
+            result.findings.append(codes.tool_finding(
+                "TW905", "The run did not finish within %gs and was stopped (the whole process tree was killed). "
+                "Raise the timeout or shorten the repro." % req.timeout, location=Location(result.script, 1, 1)))
+        except asyncio.CancelledError:
+            _kill_tree(proc, tree)
+            with contextlib.suppress(Exception):
+                await asyncio.shield(exited)
+            for t in tasks:
+                t.cancel()
+            result.seconds = time.perf_counter() - began  # the partial result says how long it ran
+            raise
+        finally:
+            # The run is over: nothing it started outlives it (setsid escapees included).
+            _kill_tree(proc, tree)
+            tree.finish()
+        # Grandchildren may keep the pipes open after the probe exits.
+        done, pending = await asyncio.wait(tasks, timeout=2.0)
+        for t in pending:
             t.cancel()
-        result.seconds = time.perf_counter() - started  # the partial result says how long it ran
-        raise
     finally:
-        # The run is over: nothing it started outlives it (setsid escapees included).
-        _kill_tree(proc, tree)
-        tree.finish()
-    # Grandchildren may keep the pipes open after the probe exits.
-    done, pending = await asyncio.wait(tasks, timeout=2.0)
-    for t in pending:
-        t.cancel()
-    transport = getattr(proc, "_transport", None)  # close the pipes now, not when the loop is gone
-    if transport is not None:
-        transport.close()
+        for pipe in pipes:  # close the pipes now, not when the loop is gone
+            pipe.close()
     await asyncio.sleep(1e-3 if tree.adopted else 0)
     tree.kill_all()  # reap what died after the first pass
     result.exit_code = proc.returncode
-    result.seconds = time.perf_counter() - started
+    result.seconds = time.perf_counter() - began
     result.stderr_tail = tails["stderr"].text()
     collector.finish(proc.returncode, tails["stderr"].text())
     if req.lint and not result.tool_failed and not is_harness(req.script):
@@ -305,6 +211,34 @@ async def run_probe(
                 "TW910", "Internal error in Tapewatch while linting the run's files (%s: %s): results may be "
                 "incomplete." % (type(exc).__name__, exc)))
     return result
+
+
+async def _reader(loop, pipe):
+    """An asyncio reader over one of the probe's output pipes, and its transport."""
+    reader = asyncio.StreamReader()
+    transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
+    return reader, transport
+
+
+def _exit_future(loop, proc) -> "asyncio.Future":
+    """Resolves with the probe's exit status.
+
+    A thread waits for it: the process was started without the event loop
+    (perhaps before there was one), so no child watcher of asyncio knows it.
+    """
+    exited = loop.create_future()
+
+    def settle(code) -> None:
+        if not exited.done():
+            exited.set_result(code)
+
+    def wait() -> None:
+        code = proc.wait()
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, code)
+
+    threading.Thread(target=wait, name="tapewatch-probe-exit", daemon=True).start()
+    return exited
 
 
 def _prelint(script: str):
@@ -340,16 +274,18 @@ async def run_verification(
     into: Optional[Verification] = None,
     with_harness: bool = True,
     on_harness: Optional[Callable[[str], None]] = None,
+    started: Optional[Started] = None,
 ) -> Verification:
     """What the CLI's ``check`` and the editor's Run Verification both run.
 
     ``into`` is filled as events arrive (see ``run_probe``): a caller that
-    cancels still holds what was reported so far.
+    cancels still holds what was reported so far.  ``started``: the script's
+    probe, already started (``spawn.start``).
     """
     from .harness.writer import find_harness  # noqa: PLC0415 (the harness package imports the runner's users)
 
     out = into if into is not None else Verification(RunResult(script=os.path.abspath(req.script)))
-    await run_probe(req, on_output=on_output, on_event=on_event, into=out.result)
+    await run_probe(req, on_output=on_output, on_event=on_event, into=out.result, started=started)
     if not with_harness or out.result.tool_failed or is_harness(req.script):
         return out
     harness = find_harness(req.script)
@@ -367,30 +303,21 @@ async def run_verification(
 SCAN_INTERVAL = 0.5  # seconds between looks for new descendants (setsid escapees)
 
 
-async def _exited(proc, tree: Descendants) -> None:
-    """Wait for the probe to exit, then end what it left behind.
+async def _exited(exited: "asyncio.Future", tree: Descendants) -> None:
+    """Wait for the probe to exit, looking for its descendants meanwhile.
 
-    ``proc.wait()`` also waits for the output pipes to close: a background
-    process the script started would hold them open (and the run) until the
-    timeout.  The probe's own exit is what ends a run; whatever is left of
-    its tree (its process group, and descendants that left it) is killed so
-    the pipes close.
+    The probe's own exit ends a run, even when a background process the
+    script started still holds the output pipes open: the caller kills what
+    is left of the tree (its process group, and descendants that left it),
+    and the pipes close.  Descendants are looked up while they live, so that
+    one that calls ``setsid`` is still known at the end.
     """
-    waiter = asyncio.ensure_future(proc.wait())
     last_scan = 0.0
-    try:
-        while not waiter.done():
-            await asyncio.wait({waiter}, timeout=0.1)
-            if time.monotonic() - last_scan > SCAN_INTERVAL:
-                last_scan = time.monotonic()
-                tree.scan()
-            if not waiter.done() and proc.returncode is not None:
-                _kill_tree(proc, tree)
-                await asyncio.wait({waiter}, timeout=2.0)
-                break
-    finally:
-        if not waiter.done():
-            waiter.cancel()
+    while not exited.done():
+        await asyncio.wait({exited}, timeout=0.1)
+        if time.monotonic() - last_scan > SCAN_INTERVAL:
+            last_scan = time.monotonic()
+            tree.scan()
 
 
 class _EventCollector:

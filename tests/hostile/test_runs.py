@@ -17,6 +17,7 @@ import pytest
 from tapewatch.model import Finding, Location, Related
 from tapewatch.report import to_sarif, to_text
 from tapewatch.runner import RunRequest, RunResult, _EventCollector, is_harness, run_probe
+from tapewatch.spawn import start
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,6 +98,35 @@ def test_a_signal_to_check_ends_the_whole_tree(tmp_path, sig):
     assert "interrupted by %s" % signal.Signals(sig).name in err
     time.sleep(0.3)
     assert alive(marker) == []
+
+
+def test_a_probe_started_early_that_no_run_took_over_ends_with_its_tree(tmp_path):
+    """``tapewatch check`` starts the probe before its event loop: interrupted before that, nothing stays."""
+    marker = "sleep 6%d" % (os.getpid() % 10000)
+    script = write(tmp_path, "hang_early.py", """\
+        import subprocess, time
+        subprocess.Popen(["bash", "-c", "%s & %s"])
+        time.sleep(300)
+        """ % (marker, marker))
+    started = start(RunRequest(script=str(script), lint=False))
+    deadline = time.time() + 60
+    while not alive(marker) and time.time() < deadline:
+        time.sleep(0.2)
+    assert alive(marker), "the script's children never started"
+    started.abandon()
+    assert started.proc.returncode is not None
+    time.sleep(0.3)
+    assert alive(marker) == []
+
+
+def test_a_run_takes_over_a_probe_started_early():
+    req = RunRequest(script=str(ROOT / "examples" / "copy_overwrite.py"), lint=False, check_launches=False)
+    started = start(req)
+    result = asyncio.run(run_probe(req, started=started))
+    started.abandon()  # the run owned it: nothing to do, and nothing raised
+    assert result.outcome == "ok" and result.exit_code == 0
+    assert "TW102" in [f.code for f in result.findings]
+    assert result.seconds > 0
 
 
 @pytest.mark.parametrize("line", [
