@@ -134,14 +134,19 @@ async def bench_lints(client, kernels: int, repeat: int) -> None:
     path = folder / "many_kernels.py"
     path.write_text(text, encoding="utf-8")
     arrivals = []
-    features = client.protocol.fm.features
-    original = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+    # A publishDiagnostics is timed when the client has read and parsed it, before the test
+    # client converts its 200 diagnostics into lsprotocol objects (an editor has no such step;
+    # in this client it is ~10 ms of the measurement, spent after the server's work is done).
+    protocol = client.protocol
+    original = protocol.structure_message
 
-    def spy(params):
-        arrivals.append((time.perf_counter(), params.uri, len(params.diagnostics)))
-        return original(params)
+    def spy(data):
+        if data.get("method") == types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS and isinstance(data.get("params"), dict):
+            params = data["params"]
+            arrivals.append((time.perf_counter(), params.get("uri"), len(params.get("diagnostics") or ())))
+        return original(data)
 
-    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = spy
+    protocol.structure_message = spy
     uri = open_doc(client, path, text)
     deadline = time.monotonic() + 30
     while not any(u == uri for _, u, _ in arrivals) and time.monotonic() < deadline:
@@ -180,7 +185,7 @@ async def bench_lints(client, kernels: int, repeat: int) -> None:
         if got:
             latencies.append(got[0] - t0)
             (at_end if r % 2 == 0 else inside).append(got[0] - t0 - DEBOUNCE)
-    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = original
+    protocol.structure_message = original
     print("lint: %d kernels, %d lines, %d diagnostics" % (kernels, text.count("\n") + 1, first[-1] if first else -1))
     print(describe("didChange -> lint published", latencies))
     print(describe("  minus the %.0f ms debounce" % (DEBOUNCE * 1000), [x - DEBOUNCE for x in latencies]))

@@ -247,7 +247,7 @@ def check(ns) -> int:
 
 def collect_scripts(paths: List[str]) -> tuple:
     """Files as given; folders searched for scripts that record a tape (not helpers, ``_*.py``)."""
-    from .runner import is_harness  # noqa: PLC0415
+    from .spawn import is_harness  # noqa: PLC0415
 
     scripts, problems = [], []
     for path in paths:

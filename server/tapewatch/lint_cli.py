@@ -14,11 +14,10 @@ from __future__ import annotations
 import fnmatch
 import os
 import sys
-from typing import Dict, Iterable, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, List, Sequence, Tuple
 
-from . import codes
-from .model import Finding
-from .json_layout import dumps
+if TYPE_CHECKING:  # the model loads with the lint engine: ``tapewatch check`` builds this parser too
+    from .model import Finding
 
 SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", "venv", ".tox", ".nox",
              "site-packages", "dist-packages", "build", "dist", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
@@ -83,6 +82,8 @@ def _excluded(path: str, patterns: Sequence[str]) -> bool:
 
 
 def _codes(values: Iterable[str]) -> List[str]:
+    from . import codes  # noqa: PLC0415
+
     out = []
     for v in values:
         for part in str(v).split(","):
@@ -119,6 +120,7 @@ def lint_paths(paths: Sequence[str], select=(), ignore=(), exclude=()) -> Tuple[
 
 
 def main(ns) -> int:
+    from .json_layout import dumps  # noqa: PLC0415
     from .report.sarif import findings_to_sarif  # noqa: PLC0415
     from .report.text import finding_lines  # noqa: PLC0415
 

@@ -13,7 +13,6 @@ import io
 import os
 import subprocess
 import sys
-import tempfile
 import time
 import tokenize
 from dataclasses import dataclass, field
@@ -49,6 +48,8 @@ def probe_pythonpath() -> str:
     parent = os.path.dirname(package)
     if set(os.listdir(parent)) <= {"tapewatch", "tapewatch.egg-info", "__pycache__"}:
         return parent
+    import tempfile  # noqa: PLC0415 (an installed package never gets here)
+
     link_root = os.path.join(tempfile.gettempdir(), "tapewatch-probe-%d" % os.getuid()
                              if hasattr(os, "getuid") else "tapewatch-probe")
     os.makedirs(link_root, exist_ok=True)

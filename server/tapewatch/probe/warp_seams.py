@@ -415,16 +415,29 @@ def gradcheck_restores_inputs() -> bool:
 
 
 def features(wp) -> dict:
-    """What this Warp can do, detected rather than read from its version."""
+    """What this Warp can do, detected rather than read from its version.
+
+    Kept per installation (``fact_cache``): finding out imports ``warp.autograd``.
+    """
+    from . import fact_cache  # noqa: PLC0415
+
+    digest = fact_cache.key("features", 1, fact_cache.installation(wp))
+    known = fact_cache.load("features", digest)
+    if isinstance(known, dict) and all(isinstance(v, bool) for v in known.values()):
+        return known
+    found = _features(wp)
+    fact_cache.store("features", digest, found)
+    return found
+
+
+def _features(wp) -> dict:
     ctx = wp._src.context
     autograd = autograd_module()
-    try:
-        clears = hasattr(wp.Tape, "_reset_array_read_flags") and \
-            "_reset_array_read_flags" in inspect.getsource(wp.Tape.backward)
-    except (OSError, TypeError):
-        clears = False
+    backward = getattr(getattr(wp.Tape, "backward", None), "__code__", None)
     return {
-        "backward_clears_reads": clears,
+        # ``Tape.backward`` calls ``self._reset_array_read_flags()`` (Warp >= 1.17)
+        "backward_clears_reads": hasattr(wp.Tape, "_reset_array_read_flags") and backward is not None
+        and "_reset_array_read_flags" in backward.co_names,
         "copy_warning_location": hasattr(ctx, "_copy_caller_location"),
         "logger": hasattr(wp, "set_logger"),
         "gradcheck_restore_inputs": gradcheck_restores_inputs(),
