@@ -1,7 +1,10 @@
 """Warm re-verification against a plain run: what a user pays for re-running after an edit.
 
 For each program, after one warm-up run of each side (so every kernel module
-is in Warp's cache), interleaved in one invocation (A B C A B C ...):
+is in Warp's cache), interleaved in one invocation, the order rotating each
+round (A B C, B C A, C A B, ...: a run just after the tracker's 4-second
+rebuild is ~0.1 s slower on a 2-core machine, and a fixed order would always
+hand that to the same side):
   A: python PROGRAM                                  (plain, untracked)
   B: python PROGRAM with Warp's tracker on           (verify_autograd_array_access)
   C: tapewatch check PROGRAM                          (warm: cached binaries, every check on)
@@ -66,9 +69,10 @@ def main() -> int:
         times = {k: [] for k in sides}
         for make in sides.values():
             timed(make(program), env)  # warm: compile once, fill the cache
-        for _ in range(ns.repeat):
-            for name, make in sides.items():
-                times[name].append(timed(make(program), env))
+        names = list(sides)
+        for r in range(ns.repeat):
+            for name in names[r % 3:] + names[:r % 3]:
+                times[name].append(timed(sides[name](program), env))
         med = {k: statistics.median(v) for k, v in times.items()}
         tw = statistics.median(c / a for c, a in zip(times["tapewatch"], times["plain"]))
         trk = statistics.median(b / a for b, a in zip(times["tracker"], times["plain"]))

@@ -61,3 +61,28 @@ def test_relative_paths_resolve_against_the_run_directory(tmp_path):
     f = Finding(code="TW101", message="m", location=Location("m.py", 1, 1))
     entry = entry_of(f, str(tmp_path / "s.py"), "file:///s.py", LineSource(), cwd=str(tmp_path))
     assert entry.span.path == str(tmp_path / "m.py")
+
+
+def test_published_json_is_what_lsprotocol_would_send(tmp_path):
+    """Diagnostics are published as JSON built directly: the same JSON as lsprotocol's converter writes."""
+    import json
+
+    from pygls.protocol import default_converter
+    from tapewatch.lsp.convert import diagnostic_json
+
+    script = tmp_path / "s.py"
+    script.write_text("import warp as wp\nwp.copy(dst, src)\n", encoding="utf-8")
+    findings = [
+        Finding(code="TW102", message="copy", severity="warning", id="a",
+                location=Location(str(script), 2, 1, 2, 18),
+                related=[Related(Location(str(script), 1, 1), "", "reader")], data={"n": [1, {"k": None}]}),
+        Finding(code="TW301", message="hint", severity="hint", location=Location(str(script), 1, 1)),
+        Finding(code="TW999", message="unknown code", severity="odd", location=Location(str(script), 1, 3)),
+    ]
+    converter = default_converter()
+    for f in findings:
+        entry = entry_of(f, str(script), script.as_uri(), LineSource())
+        wire = diagnostic_json(entry, lambda p: "file://" + p)
+        typed = to_diagnostic(entry, lambda p: "file://" + p)
+        assert converter.unstructure(typed) == wire
+        assert json.loads(json.dumps(wire)) == wire  # plain JSON already: nothing for a converter to do

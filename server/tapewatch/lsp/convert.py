@@ -265,25 +265,52 @@ def doc_href(code: str) -> Optional[str]:
     return _DOC_URIS[code]
 
 
-def to_diagnostic(entry: Entry, uri_of: Callable[[str], str]) -> types.Diagnostic:
-    href = doc_href(entry.code)
-    related = [
-        types.DiagnosticRelatedInformation(
-            location=types.Location(uri=uri_of(r.span.path), range=r.span.to_range()),
-            message=r.message or entry.code)
-        for r in entry.related
-    ]
+def diagnostic_json(entry: Entry, uri_of: Callable[[str], str]) -> Dict[str, Any]:
+    """The LSP ``Diagnostic`` of an entry, as the JSON the client receives.
+
+    Built directly, not through lsprotocol objects and their converter: a
+    publish carries every diagnostic of the file (hundreds in a file of many
+    kernels) and is redone after each pause in typing.  Fields left unset are
+    absent, as lsprotocol's converter leaves them.
+    """
+    out: Dict[str, Any] = {"range": _range_json(entry.span)}
     message = entry.message
     remedy = codes.fix(entry.code) if entry.severity in ("error", "warning") else None
     if remedy and "Fix:" not in message:
         message += "\nFix: " + remedy  # the hover says what to do, not only what is wrong
-    return types.Diagnostic(
-        range=entry.span.to_range(),
-        message=message,
-        severity=SEVERITY.get(entry.severity, types.DiagnosticSeverity.Warning),
-        code=entry.code,
-        code_description=types.CodeDescription(href=href) if href else None,
-        source=SOURCE,
-        related_information=related or None,
-        data=entry.data,
-    )
+    out["message"] = message
+    out["severity"] = int(SEVERITY.get(entry.severity, types.DiagnosticSeverity.Warning))
+    out["code"] = entry.code
+    href = doc_href(entry.code)
+    if href:
+        out["codeDescription"] = {"href": href}
+    out["source"] = SOURCE
+    if entry.related:
+        out["relatedInformation"] = [
+            {"location": {"uri": uri_of(r.span.path), "range": _range_json(r.span)}, "message": r.message or entry.code}
+            for r in entry.related]
+    out["data"] = entry.data
+    return out
+
+
+def _range_json(span: Span) -> Dict[str, Any]:
+    return {"start": {"line": span.start_line, "character": span.start_char},
+            "end": {"line": span.end_line, "character": span.end_char}}
+
+
+_CONVERTER = None
+
+
+def structure(data: Any, kind: type) -> Any:
+    """Wire JSON as an lsprotocol object, with pygls's converter."""
+    global _CONVERTER
+    if _CONVERTER is None:
+        from pygls.protocol import default_converter  # noqa: PLC0415
+
+        _CONVERTER = default_converter()
+    return _CONVERTER.structure(data, kind)
+
+
+def to_diagnostic(entry: Entry, uri_of: Callable[[str], str]) -> types.Diagnostic:
+    """``diagnostic_json`` as an lsprotocol object (what a typed caller or test reads)."""
+    return structure(diagnostic_json(entry, uri_of), types.Diagnostic)

@@ -27,7 +27,7 @@ from lsprotocol import types
 
 from .. import codes
 from . import positions, uris
-from .convert import Entry, moved, read_text, to_diagnostic
+from .convert import Entry, diagnostic_json, moved, read_text, structure
 from .positions import LineEdit
 from .server import Feature, TapewatchServer
 
@@ -249,13 +249,23 @@ class DiagnosticsFeature(Feature):
             previous = self.published.get(key)
             if previous is not None and previous != uri:
                 # The client spells this file differently now: clear the old spelling.
-                self.server.text_document_publish_diagnostics(
-                    types.PublishDiagnosticsParams(uri=previous, diagnostics=[]))
+                self._send(previous, [])
             self.published[key] = uri
         entries.sort(key=lambda e: (e.span.start_line, e.span.start_char, e.code))
-        diagnostics = [to_diagnostic(e, lambda p: self.spellings.uri(p)) for e in entries]
-        self.server.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
+        self._send(uri, [diagnostic_json(e, self.spellings.uri) for e in entries])
+
+    def _send(self, uri: str, diagnostics: List[dict]) -> None:
+        """``textDocument/publishDiagnostics`` with diagnostics that are JSON already.
+
+        pygls would convert a ``PublishDiagnosticsParams`` field by field
+        (cattrs); the message here is plain data its JSON encoder writes at once.
+        """
+        params = {"uri": uri, "diagnostics": diagnostics}
+        send = getattr(self.server.protocol, "_send_data", None)
+        if send is None:  # a pygls without that method: the typed way
+            self.server.text_document_publish_diagnostics(structure(params, types.PublishDiagnosticsParams))
+            return
+        send({"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, "params": params})
 
 
 def setup(server: TapewatchServer) -> DiagnosticsFeature:
