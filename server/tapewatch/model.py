@@ -12,7 +12,7 @@ encoding at its edge, with the text of the line.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 SEVERITIES = ("error", "warning", "information", "hint")
@@ -127,9 +127,12 @@ class GraphNode:
     finding_ids: List[str] = field(default_factory=list)
 
     def to_json(self) -> Dict[str, Any]:
-        out = asdict(self)
-        out["location"] = self.location.to_json() if self.location else None
-        return out
+        # Spelled out, as ``Location.to_json``: a long rollout's graph has thousands of nodes.
+        return {"id": self.id, "kind": self.kind, "label": self.label,
+                "location": self.location.to_json() if self.location else None,
+                "requires_grad": self.requires_grad, "names": list(self.names),
+                "shape": list(self.shape) if self.shape is not None else None, "dtype": self.dtype,
+                "finding_ids": list(self.finding_ids)}
 
     @classmethod
     def from_json(cls, obj: Dict[str, Any]) -> "GraphNode":
@@ -155,7 +158,7 @@ class GraphEdge:
     arg: str = ""
 
     def to_json(self) -> Dict[str, Any]:
-        return asdict(self)
+        return {"source": self.source, "target": self.target, "kind": self.kind, "arg": self.arg}
 
     @classmethod
     def from_json(cls, obj: Dict[str, Any]) -> "GraphEdge":

@@ -16,6 +16,10 @@ import threading
 from typing import Any, Optional
 
 
+# One encoder for every event (``json.dumps`` with options builds a new one per call).
+_ENCODER = json.JSONEncoder(default=str, ensure_ascii=True)
+
+
 class EventChannel:
     def __init__(self, spec: Optional[str]):
         self._lock = threading.Lock()
@@ -28,7 +32,7 @@ class EventChannel:
         if self._file is None or os.getpid() != self._pid:
             return
         fields["event"] = event
-        line = json.dumps(fields, default=str, ensure_ascii=True) + "\n"
+        line = _ENCODER.encode(fields) + "\n"
         with self._lock:
             try:
                 self._file.write(line)

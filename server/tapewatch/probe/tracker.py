@@ -52,7 +52,7 @@ class Access(NamedTuple):
 class LaunchRecord:
     """One taped launch as the probe saw it (shared by every array it read)."""
 
-    __slots__ = ("index", "kernel", "site", "args", "accesses", "tape_index", "_names", "harmless")
+    __slots__ = ("index", "kernel", "site", "args", "accesses", "tape_index", "_names", "harmless", "elements")
 
     def __init__(self, index, kernel, site, args, accesses, tape_index):
         self.index = index
@@ -65,6 +65,9 @@ class LaunchRecord:
         # access label -> why overwriting what it read cannot change the gradient ("" when it can):
         # asked before every write that lands on the read, decided once (overwrites.harmless_reason).
         self.harmless: Dict[str, str] = {}
+        # (access label, is a write) -> the elements it touches (``_elements``): a read is compared
+        # with every later write to its array, so it is evaluated once.
+        self.elements: Dict[tuple, Optional[list]] = {}
 
     @property
     def reads(self) -> List[int]:
@@ -131,8 +134,12 @@ def elements_apart(reader: "LaunchRecord", read: Access, writer: "LaunchRecord",
 
 
 def _elements(record: "LaunchRecord", access: Access, is_write: bool) -> Optional[list]:
-    values = {p.label: arg for p, arg in zip(warp_seams.kernel_params(record.kernel), record.args)}
-    return launch_elements(kernel_access(record.kernel), record.access_label(access), is_write, values)
+    label = record.access_label(access)
+    key = (label, is_write)
+    if key not in record.elements:
+        values = {p.label: arg for p, arg in zip(warp_seams.kernel_params(record.kernel), record.args)}
+        record.elements[key] = launch_elements(kernel_access(record.kernel), label, is_write, values)
+    return record.elements[key]
 
 
 # (instructions of a launch's call chain, argument count) -> the user's expression per argument
