@@ -156,16 +156,18 @@ async def run_probe(
         if req.lint and not is_harness(req.script) else None
     collector = _EventCollector(result, on_event)
     tails = {"stdout": _Tail(), "stderr": _Tail()}
-    pipes = []
+    events = os.fdopen(started.events_fd, "rb", buffering=0)
+    pipes: list = []
+    tasks: list = []
     try:
-        (stdout, out_pipe), (stderr, err_pipe) = [await _reader(loop, p) for p in (proc.stdout, proc.stderr)]
-        pipes += [out_pipe, err_pipe]
-        tasks = [
-            asyncio.ensure_future(_pump(stdout, "stdout", tails["stdout"], on_output)),
-            asyncio.ensure_future(_pump(stderr, "stderr", tails["stderr"], on_output)),
-            asyncio.ensure_future(_read_events(started.events_fd, collector)),
-        ]
         try:
+            # Connecting the pipes awaits: a cancel (or a failure) there must end the tree too.
+            for name, stream in (("stdout", proc.stdout), ("stderr", proc.stderr)):
+                reader, pipe = await _reader(loop, stream)
+                pipes.append(pipe)
+                tasks.append(asyncio.ensure_future(_pump(reader, name, tails[name], on_output)))
+            tasks.append(asyncio.ensure_future(_read_events(events, collector)))
+            events = None  # its reader's transport closes it
             await asyncio.wait_for(_exited(exited, tree),
                                    timeout=req.timeout if req.timeout and req.timeout > 0 else None)
         except asyncio.TimeoutError:
@@ -194,6 +196,8 @@ async def run_probe(
     finally:
         for pipe in pipes:  # close the pipes now, not when the loop is gone
             pipe.close()
+        if events is not None:
+            events.close()  # stopped before its reader started
     await asyncio.sleep(1e-3 if tree.adopted else 0)
     tree.kill_all()  # reap what died after the first pass
     result.exit_code = proc.returncode
@@ -213,9 +217,9 @@ async def run_probe(
     return result
 
 
-async def _reader(loop, pipe):
-    """An asyncio reader over one of the probe's output pipes, and its transport."""
-    reader = asyncio.StreamReader()
+async def _reader(loop, pipe, limit: int = 2 ** 16):
+    """An asyncio reader over one of the probe's pipes, and its transport."""
+    reader = asyncio.StreamReader(limit=limit)
     transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
     return reader, transport
 
@@ -417,11 +421,8 @@ class _EventCollector:
             r.findings.append(finding)
 
 
-async def _read_events(fd: int, collector: _EventCollector) -> None:
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=EVENT_LINE_LIMIT)
-    pipe = os.fdopen(fd, "rb", buffering=0)
-    transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
+async def _read_events(pipe, collector: _EventCollector) -> None:
+    reader, transport = await _reader(asyncio.get_running_loop(), pipe, limit=EVENT_LINE_LIMIT)
     try:
         while True:
             try:
