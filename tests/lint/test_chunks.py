@@ -86,6 +86,25 @@ def test_an_edit_reparses_only_its_chunk_and_moves_the_rest():
     assert len(kernels) == 2 and kernels[0] is not kernels[1] and kernels[0].lineno != kernels[1].lineno
 
 
+def test_a_cut_that_does_not_parse_is_tried_once_not_per_occurrence_or_per_edit(monkeypatch):
+    import tapewatch.lint.chunks as chunks
+
+    tried = []
+    real = chunks._try_parse
+    monkeypatch.setattr(chunks, "_try_parse", lambda text: tried.append(text) or real(text))
+    # Every kernel's decorator line is a candidate cut that does not parse alone ("@wp.kernel\n").
+    kernel = "\n\n@wp.kernel\ndef k{0}(a: wp.array(dtype=float)):\n    a[wp.tid()] = 1.0\n"
+    source = "import warp as wp\n" + "".join(kernel.format(i) for i in range(20))
+    parser = ChunkParser()
+    parser.parse(source)
+    assert tried.count("@wp.kernel\n") == 1
+    for n in range(3):  # the decorator stays known as unparsable across edits
+        tried.clear()
+        edited = source.replace("    a[wp.tid()] = 1.0\n", "    a[wp.tid()] = %d.0\n" % (n + 2), 1)
+        assert same(parser.parse(edited), edited)
+        assert tried.count("@wp.kernel\n") == 0 and len(tried) == 1
+
+
 def test_a_file_that_does_not_parse_raises_the_usual_error():
     broken = TRICKY.replace("class C:\n    pass\n", "class C(:\n    pass\n")
     with pytest.raises(SyntaxError) as raised:

@@ -75,7 +75,9 @@ class ChunkParser:
                 end = spans[j] if j < len(spans) else len(lines)
                 text = "".join(lines[start:end])
                 chunk = self._lookup(text, used)
-                if chunk is None and text not in self._unparsable:
+                if chunk is None and (text in failed or text in self._unparsable):
+                    failed.add(text)  # kept for the next parse too: known not to parse on its own
+                elif chunk is None:
                     parsed = _try_parse(text)
                     if parsed is not None:
                         self.parsed_chunks += 1
