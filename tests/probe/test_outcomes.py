@@ -133,6 +133,36 @@ def test_script_exit_status_argv_cwd_and_path_are_preserved(tmp_path):
     assert "argv ['--flag', 'two words'] cwd work dir é name __main__" in stdout
 
 
+def test_the_scripts_own_garbage_is_collected_as_in_a_plain_run(tmp_path):
+    # The probe keeps what existed before the script out of the collector's way (gc.freeze); the
+    # script's own cycles must still be collected, automatically and by gc.collect().
+    path = write(tmp_path, "cycles.py", """\
+        import gc, weakref
+        import warp as wp
+
+        class Node:
+            pass
+
+        def cycle():
+            a, b = Node(), Node()
+            a.other, b.other = b, a
+            return weakref.ref(a)
+
+        assert gc.isenabled()
+        ref = cycle()
+        gc.collect()
+        print("collected by gc.collect():", ref() is None)
+        refs = [cycle() for _ in range(20000)]  # enough allocations for automatic collections
+        print("collected automatically:", sum(r() is None for r in refs) > 10000)
+        print("frozen before the script:", gc.get_freeze_count() > 0)
+        """)
+    result, stdout, _ = run(path)
+    assert result.exit_code == 0, result.findings
+    assert "collected by gc.collect(): True" in stdout
+    assert "collected automatically: True" in stdout
+    assert "frozen before the script: True" in stdout
+
+
 def test_user_print_cannot_forge_a_finding(tmp_path):
     forged = '{"event": "finding", "finding": {"code": "TW101", "message": "forged", "path": "x", "line": 1}}'
     path = write(tmp_path, "forge.py", "import sys\nprint(%r)\nprint(%r, file=sys.stderr)\n" % (forged, forged))
