@@ -21,6 +21,11 @@ from typing import Dict, List, Optional
 from . import defaults
 from .processes import become_subreaper, kill_group
 
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
+
 
 @dataclass
 class RunRequest:
@@ -142,6 +147,20 @@ class Started:
             os.close(self.events_fd)
 
 
+EVENT_PIPE_BYTES = 1 << 20  # Linux's default ceiling for an unprivileged process
+
+
+def _widen(fd: int) -> None:
+    """A larger event pipe where the system allows it (Linux): a 64 KiB pipe holds ~50 findings, so
+    a reader busy for a moment (the CLI's lint of a long script holds the GIL for ~0.25 s) stalled
+    the probe's next write, and the user's program with it."""
+    setsize = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    if setsize is None:
+        return
+    with contextlib.suppress(OSError):  # over the system's limit: keep the default size
+        fcntl.fcntl(fd, setsize, EVENT_PIPE_BYTES)
+
+
 def start(req: RunRequest) -> Started:
     """Start the probe on ``req`` (raises OSError or ValueError when the interpreter cannot start).
 
@@ -150,6 +169,7 @@ def start(req: RunRequest) -> Started:
     """
     become_subreaper()  # before the first descendant exists: orphans of the run come back to us
     read_fd, write_fd = os.pipe()
+    _widen(write_fd)
     try:
         proc = subprocess.Popen(
             probe_command(req, write_fd), bufsize=0,

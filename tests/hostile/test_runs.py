@@ -129,6 +129,36 @@ def test_a_run_takes_over_a_probe_started_early():
     assert result.seconds > 0
 
 
+@pytest.mark.skipif(not hasattr(__import__("fcntl"), "F_SETPIPE_SZ"), reason="pipe sizes are Linux's")
+def test_a_busy_reader_does_not_stall_the_probe(tmp_path):
+    """The CLI's reader can be busy for a moment (its lint of a long script): the probe's writes must
+    not wait for it.  299 distinct findings (~500 KB of events) with nobody reading the channel."""
+    lines = "".join("    wp.launch(k, dim=4, inputs=[%s], outputs=[%s])\n" % (("a", "b") if n % 2 else ("b", "a"))
+                    for n in range(300))
+    script = write(tmp_path, "many.py", """\
+        import warp as wp
+
+        @wp.kernel
+        def k(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+            i = wp.tid()
+            y[i] = wp.sin(x[i])
+
+        a = wp.full(4, 0.5, dtype=float, requires_grad=True)
+        b = wp.zeros(4, dtype=float, requires_grad=True)
+        with wp.Tape():
+        """)
+    script.write_text(script.read_text() + lines)
+    started = start(RunRequest(script=str(script), lint=False, check_launches=False))
+    try:
+        started.proc.wait(timeout=60)  # the events are not read until it ended (~4 s)
+        with os.fdopen(started.events_fd, "rb", closefd=False) as events:
+            kept = events.read()
+    finally:
+        started.abandon()  # closes the channel's read end
+    assert started.proc.returncode == 0
+    assert len(kept) > 200_000 and kept.count(b'"TW101"') == 299 and kept.rstrip().endswith(b'"event": "end"}')
+
+
 @pytest.mark.parametrize("line", [
     b'{"event": "finding", "finding": []}',
     b'{"event": "counts", "counts": {"f1": 1e999}}',
