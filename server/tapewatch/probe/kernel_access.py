@@ -201,7 +201,8 @@ def _apart(read: Optional[tuple], write: Optional[tuple], uniform: FrozenSet[str
 def launch_elements(access: KernelAccess, path: str, write: bool, values: Dict[str, Any]) -> Optional[list]:
     """The elements a launch reads (or writes) of ``path``, as index patterns with ints where the
     index is a uniform scalar known from the launch's arguments (``values``) and None elsewhere;
-    None when some access of it is not followed."""
+    None when some access of it is not followed or has no known index (``patterns_apart`` could
+    only say False then, and most kernels index by thread: one launch is compared with many)."""
     forms = access.index_forms.get(path)
     if not forms:
         return None
@@ -217,6 +218,8 @@ def launch_elements(access: KernelAccess, path: str, write: bool, values: Dict[s
                 if base is not None:
                     value = base + term[1]
             pattern.append(value)
+        if all(v is None for v in pattern):
+            return None  # an access at no known index (``x[tid]``) can touch any element: nothing is apart
         out.append(tuple(pattern))
     return out
 
