@@ -157,6 +157,12 @@ _by_span: Dict[str, Dict[tuple, ast.Call]] = {}  # file -> (line, end line, col,
 _by_line: Dict[str, Dict[int, List[ast.Call]]] = {}  # file -> line -> calls spanning it
 _positions: Dict[object, list] = {}  # code object -> the source span of each of its instructions
 _resolved: Dict[tuple, Optional[ast.Call]] = {}  # (code, instruction, names) -> call
+# Calls kept per cache above and in ``_segments``.  A site's call is asked for when a finding is
+# made there (names, span), rarely later, and each kept call is a dozen AST nodes with their dicts
+# and lists that every full collection of the collector walks: with thousands of distinct sites they
+# were half the objects it walked.  Past the bound a cache starts afresh (a site asked for again is
+# parsed again, ~25 us); a loop's one site stays cached in between.
+MAX_KEPT_CALLS = 1024
 
 
 def _calls_in(filename: str, module_globals=None) -> List[ast.Call]:
@@ -227,6 +233,8 @@ def _call_in_span(filename: str, pos: tuple, module_globals=None) -> Optional[as
             found = tree.body
             found.lineno, found.end_lineno = line, end_line
             found.col_offset, found.end_col_offset = col, end_col
+    if len(_segments) >= MAX_KEPT_CALLS:
+        _segments.clear()
     _segments[key] = found
     return found
 
@@ -266,6 +274,8 @@ def call_at(frame, names: Sequence[str] = ()) -> Optional[ast.Call]:
             if not names or _func_name(call) in names:
                 if found is None or (end - call.lineno) < (best_end - found.lineno):
                     found, best_end = call, end
+    if len(_resolved) >= MAX_KEPT_CALLS:
+        _resolved.clear()
     _resolved[key] = found
     return found
 
@@ -344,6 +354,8 @@ def user_expression(expr: Optional[ast.expr], frames: list) -> Optional[str]:
         if outer is None:
             break
         expr = outer
+    if isinstance(expr, ast.Name):
+        return expr.id  # what ast.unparse gives, without its visitor (one per launch argument)
     return ast.unparse(expr) if hasattr(ast, "unparse") else None
 
 

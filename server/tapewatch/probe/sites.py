@@ -16,17 +16,27 @@ from . import frames
 
 
 class FrameSnap:
-    __slots__ = ("f_code", "f_lasti", "f_lineno", "f_globals")
+    __slots__ = ("f_code", "f_lasti", "f_lineno", "f_globals", "_locations")
 
     def __init__(self, frame):
         self.f_code = frame.f_code
         self.f_lasti = frame.f_lasti
         self.f_lineno = frames.line_of(frame)
         self.f_globals = frame.f_globals
+        self._locations = None
 
     def location(self, names: Sequence[str] = ()) -> Location:
-        line, col, end_line, end_col = frames.call_span(self, names)
-        return Location(self.f_code.co_filename, line, col, end_line, end_col)
+        """Where this frame's call is; one ``Location`` per callee names, shared by every finding that
+        names the place (an array's allocation, a reader that several writes overwrite).  Nothing
+        edits a ``Location`` in place."""
+        key = tuple(names)
+        if self._locations is None:
+            self._locations = {}
+        loc = self._locations.get(key)
+        if loc is None:
+            line, col, end_line, end_col = frames.call_span(self, names)
+            loc = self._locations[key] = Location(self.f_code.co_filename, line, col, end_line, end_col)
+        return loc
 
 
 class Site:
@@ -66,12 +76,27 @@ class Site:
         return (snap.f_code.co_filename, snap.f_lineno) if snap else None
 
 
+# id(code object) -> (the code object, kept so that its id is not reused; its def line's Location):
+# asked again for every finding on a kernel.  By id: equal code objects of two files compare equal.
+_DEF_LOCATIONS: dict = {}
+MAX_DEF_LOCATIONS = 1 << 12
+
+
 def def_location(func) -> Optional[Location]:
     """The ``def`` line of a Python function (past its decorators)."""
     code = getattr(func, "__code__", None)
     if code is None:
         return None
+    known = _DEF_LOCATIONS.get(id(code))
+    if known is not None and known[0] is code:
+        return known[1]
+    loc = _find_def(func, code)
+    if len(_DEF_LOCATIONS) < MAX_DEF_LOCATIONS:
+        _DEF_LOCATIONS[id(code)] = (code, loc)
+    return loc
 
+
+def _find_def(func, code) -> Location:
     line = code.co_firstlineno
     lines = linecache.getlines(code.co_filename, getattr(func, "__globals__", None))
     for i in range(line - 1, min(len(lines), line + 20)):
