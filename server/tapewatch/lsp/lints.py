@@ -41,15 +41,11 @@ class LintsFeature(Feature):
     def document_open(self, uri: str) -> None:
         self.schedule(uri, delay=0.0)
 
-    def before_change(self, uri: str, change: Any) -> None:
+    def change_arrived(self, uri: str) -> None:
         # The debounce counts from the change's arrival, not from after the other features moved and
-        # republished their diagnostics for it (a few ms on a large file).  The timer cannot fire
+        # republished their diagnostics for it (several ms on a large file).  The timer cannot fire
         # before the whole notification is applied: that happens in this same turn of the loop.
         self.schedule(uri)
-
-    def document_change(self, uri: str) -> None:
-        if uri not in self._timers:  # a notification without changes: lint as before, after the debounce
-            self.schedule(uri)
 
     def document_close(self, uri: str) -> None:
         self._cancel(uri)

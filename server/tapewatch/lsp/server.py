@@ -81,6 +81,7 @@ class TapewatchProtocol(LanguageServerProtocol):
         # Each change is shown to the features *before* it is applied, while
         # the old text (line lengths) is still there to interpret its range.
         uri = params.text_document.uri
+        self._server.change_arrived(uri)
         for change in params.content_changes:
             self._server.before_change(uri, change)
             self.workspace.update_text_document(params.text_document, change)
@@ -108,6 +109,9 @@ class Feature:
 
     def settings_changed(self) -> Any:
         """Settings changed (after the settings feature updated them)."""
+
+    def change_arrived(self, uri: str) -> None:
+        """A ``didChange`` arrived, before any feature saw its changes (timers start here)."""
 
     def before_change(self, uri: str, change: types.TextDocumentContentChangeEvent) -> None:
         """One content change of an open document, before it is applied."""
@@ -309,6 +313,9 @@ class TapewatchServer(LanguageServer):
             hook()
         except Exception as exc:  # noqa: BLE001 (isolation)
             self.report_error("core", "$/cancelRequest", exc)
+
+    def change_arrived(self, uri: str) -> None:
+        self._dispatch("change_arrived", uri)
 
     def before_change(self, uri: str, change: types.TextDocumentContentChangeEvent) -> None:
         self._dispatch("before_change", uri, change)
