@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -231,6 +232,10 @@ def check(ns) -> int:
         # Every run's process tree is gone (cancelling a run kills its process group).
         err.write("tapewatch: interrupted by %s; the runs were stopped\n" % signal.Signals(signum).name)
         return 128 + signum
+    # The results live until the CLI exits: out of the collector's way while the report and the
+    # evidence allocate a dict per finding and location (with thousands of findings its full
+    # collections were a third of the report's time).
+    gc.freeze()
     out = _report(results, ns.format, os.getcwd())
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     if not ns.no_evidence:
