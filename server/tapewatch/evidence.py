@@ -62,7 +62,9 @@ def record(result, root: Optional[str] = None) -> dict:
     return {
         "script": _rel(result.script, base),
         "script_hash": script_hash(result.script),
-        "time": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        # To the microsecond: a warm re-run takes under a second, and the kept runs of a script are
+        # ordered by this time (history, compare with previous, pruning by file name).
+        "time": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="microseconds"),
         "warp_version": result.warp_version,
         "device": result.device,
         "status": result.status,

@@ -49,3 +49,27 @@ def test_a_new_problem_against_a_clean_baseline_fails(tmp_path):
     after = tapewatch("check", "clean.py", "-q", "--no-check-launches", "--baseline", str(kept), cwd=tmp_path)
     assert after.returncode == 1 and "2 new" in after.stderr
     assert tapewatch("check", "clean.py", "--baseline", str(tmp_path / "nope.json"), cwd=tmp_path).returncode == 2
+
+
+def test_runs_kept_within_one_second_are_listed_in_the_order_they_ran(tmp_path):
+    """A warm re-run takes under a second: history and "compare with previous" must still see the
+    edit's run as the later one, whatever the script hashes in the file names say."""
+    import hashlib
+
+    from tapewatch import evidence
+    from tapewatch.runner import RunResult
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    script = tmp_path / "bug.py"
+
+    def digest(text):
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    # An edit whose hash sorts before the first version's: file-name order would put it first.
+    first = "x = 0\n"
+    second = next(t for t in ("x = %d\n" % n for n in range(1, 100)) if digest(t) < digest(first))
+    for text in (first, second):
+        script.write_text(text)
+        assert evidence.save(RunResult(script=str(script)), root=str(tmp_path))
+    runs = evidence.history(str(script), root=str(tmp_path))
+    assert [data["script_hash"] for _, data in runs] == [digest(first), digest(second)]
