@@ -287,9 +287,17 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     return (await panel.locator('.monaco-list-row').filter({ hasText: code }).allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
   }
 
-  /** F1, the command's title, a click on its row. */
+  /**
+   * F1, the command's title, a click on its row. The palette lists a command by the `when` of the
+   * element that had focus when it opened: Tapewatch's script commands need a Python editor's
+   * (`editorLangId == python`), so for them the active editor gets the focus first; a panel opened
+   * earlier (Problems) can keep it after a quick open.
+   */
   async function runCommand(title: string): Promise<void> {
     const p = requirePage();
+    if (title.startsWith('Tapewatch: ')) {
+      await focusActiveEditor();
+    }
     await p.keyboard.press('F1');
     const input = p.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: T.ui });
@@ -298,6 +306,20 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     await row.waitFor({ state: 'visible', timeout: T.ui });
     await row.click({ timeout: T.ui });
     await p.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: T.ui });
+  }
+
+  /** Moves the keyboard focus into the active editor group's editor, where there is one. */
+  async function focusActiveEditor(): Promise<void> {
+    const p = requirePage();
+    const editor = p.locator('.editor-group-container.active .monaco-editor').first();
+    if ((await editor.count()) === 0) {
+      return;
+    }
+    if ((await p.locator('.editor-group-container.active .monaco-editor.focused').count()) === 0) {
+      browserLog.push('(focus moved to the active editor before a Tapewatch command)');
+      await runCommand('View: Focus Active Editor Group');
+    }
+    await p.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ state: 'visible', timeout: T.ui });
   }
 
   /** Quick open (Ctrl+P) with `text`, then Enter on the first match labelled `expect`. */
