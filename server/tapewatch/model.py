@@ -12,13 +12,18 @@ encoding at its edge, with the text of the line.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 SEVERITIES = ("error", "warning", "information", "hint")
 
+# Slotted where Python allows it (3.10+): a run holds thousands of findings, locations and graph
+# nodes, and an instance dict is one more object for every collection of the collector to walk.
+_SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
 
-@dataclass
+
+@dataclass(**_SLOTS)
 class Location:
     path: str
     line: int
@@ -45,7 +50,7 @@ class Location:
         return "%s:%d:%d" % (self.path, self.line, self.column)
 
 
-@dataclass
+@dataclass(**_SLOTS)
 class Related:
     """A secondary location: the earlier reader, the kernel, the allocation."""
 
@@ -64,7 +69,7 @@ class Related:
         return cls(Location.from_json(obj), str(obj.get("message", "")), str(obj.get("role", "")))
 
 
-@dataclass
+@dataclass(**_SLOTS)
 class Finding:
     code: str
     message: str
@@ -114,7 +119,7 @@ class Finding:
         )
 
 
-@dataclass
+@dataclass(**_SLOTS)
 class GraphNode:
     id: str
     kind: str  # "launch", "array", "func" (recorded function such as a copy)
@@ -150,7 +155,7 @@ class GraphNode:
         )
 
 
-@dataclass
+@dataclass(**_SLOTS)
 class GraphEdge:
     source: str
     target: str
@@ -165,7 +170,7 @@ class GraphEdge:
         return cls(str(obj["source"]), str(obj["target"]), str(obj["kind"]), str(obj.get("arg", "")))
 
 
-@dataclass
+@dataclass(**_SLOTS)
 class TapeGraph:
     id: str
     label: str

@@ -76,10 +76,14 @@ def lint_run(script: str, kernels: List[dict], findings: List[Finding],
         for name in k.get("calls") or ():
             calls.setdefault(str(name), k)
     runtime: Dict[Tuple[str, int], set] = {}  # (path, line) -> runtime codes there or related there
+    absolute: Dict[str, str] = {}  # a run's thousands of locations name a handful of files
     for f in findings:
         for loc in [f.location] + [r.location for r in f.related]:
             if loc is not None:
-                runtime.setdefault((os.path.abspath(loc.path), loc.line), set()).add(f.code)
+                path = absolute.get(loc.path)
+                if path is None:
+                    path = absolute[loc.path] = os.path.abspath(loc.path)
+                runtime.setdefault((path, loc.line), set()).add(f.code)
     out: List[Finding] = []
     for path in involved_files(script, kernels, findings):
         try:

@@ -161,8 +161,9 @@ _resolved: Dict[tuple, Optional[ast.Call]] = {}  # (code, instruction, names) ->
 # made there (names, span), rarely later, and each kept call is a dozen AST nodes with their dicts
 # and lists that every full collection of the collector walks: with thousands of distinct sites they
 # were half the objects it walked.  Past the bound a cache starts afresh (a site asked for again is
-# parsed again, ~25 us); a loop's one site stays cached in between.
-MAX_KEPT_CALLS = 1024
+# parsed again, ~25 us); a loop's sites stay cached in between.  What is asked for per launch (a
+# launch's argument names, a call's span) is cached apart, as tuples of strings and numbers.
+MAX_KEPT_CALLS = 256
 
 
 def _calls_in(filename: str, module_globals=None) -> List[ast.Call]:
@@ -280,13 +281,27 @@ def call_at(frame, names: Sequence[str] = ()) -> Optional[ast.Call]:
     return found
 
 
+# (code, instruction, names) -> the span ``call_span`` gives: four numbers, which the collector does
+# not track, so many more are kept than calls (a tape's graph locates every launch it holds).
+_spans: Dict[tuple, Tuple[int, int, Optional[int], Optional[int]]] = {}
+MAX_KEPT_SPANS = 1 << 16
+
+
 def call_span(frame, names: Sequence[str] = ()) -> Tuple[int, int, Optional[int], Optional[int]]:
     """(line, column, end_line, end_column), 1-based, of the call a frame executes."""
+    key = (frame.f_code, frame.f_lasti, tuple(names))
+    span = _spans.get(key)
+    if span is not None:
+        return span
     call = call_at(frame, names)
     if call is None:
-        return frame.f_lineno, 1, None, None
-    # Underline the callee and its arguments' first line, not a whole block.
-    return call.lineno, call.col_offset + 1, call.end_lineno, (call.end_col_offset or 0) + 1
+        span = (frame.f_lineno, 1, None, None)
+    else:
+        # Underline the callee and its arguments' first line, not a whole block.
+        span = (call.lineno, call.col_offset + 1, call.end_lineno, (call.end_col_offset or 0) + 1)
+    if len(_spans) < MAX_KEPT_SPANS:
+        _spans[key] = span
+    return span
 
 
 def callee_name(call: ast.Call) -> str:

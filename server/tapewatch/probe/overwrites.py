@@ -30,9 +30,12 @@ def harmless_reason(entry) -> Optional[str]:
     per read: the launch's arrays and kernel do not change)."""
     record, access = entry.record, entry.access
     label = record.access_label(access)
-    reason = record.harmless.get(label)
+    known = record.harmless
+    if known is None:
+        known = record.harmless = {}
+    reason = known.get(label)
     if reason is None:
-        reason = record.harmless[label] = _harmless_reason(record, label) or ""
+        reason = known[label] = _harmless_reason(record, label) or ""
     return reason or None
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import traceback
-from typing import Any, Callable, Dict, Iterable, List, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from .. import codes
 from ..model import Finding, Location
@@ -32,8 +32,10 @@ class FindingRegistry:
     def __init__(self, emit: Callable[..., None]):
         self.emit = emit
         self._by_key: Dict[Any, Finding] = {}
-        self._arrays: Dict[int, List[str]] = {}  # id(array) -> finding ids
-        self._launches: Dict[int, List[str]] = {}  # launch number -> finding ids
+        self._arrays: Dict[int, List[str]] = {}  # id(array) -> finding ids (an array can have thousands)
+        # A launch has one or two: a tuple, which the collector stops tracking (a list per launch
+        # was one more object for every collection to walk).
+        self._launches: Dict[int, Tuple[str, ...]] = {}  # launch number -> finding ids
         self._errors: Dict[tuple, Finding] = {}
 
     # ---------------------------------------------------------------- report
@@ -55,7 +57,7 @@ class FindingRegistry:
                 self._arrays.setdefault(id(arr), []).append(finding.id)
         for number in launches:
             if number is not None:
-                self._launches.setdefault(number, []).append(finding.id)
+                self._launches[number] = self._launches.get(number, ()) + (finding.id,)
         self.emit("finding", finding=finding.to_json())
         return finding
 

@@ -16,26 +16,37 @@ from . import frames
 
 
 class FrameSnap:
-    __slots__ = ("f_code", "f_lasti", "f_lineno", "f_globals", "_locations")
+    # The first location asked for is kept in two slots, any other in a dict: a frame is nearly
+    # always located for one callee, and a run keeps a snapshot per taped launch (a dict each
+    # was one more object for every collection of the collector to walk).
+    __slots__ = ("f_code", "f_lasti", "f_lineno", "f_globals", "_loc_names", "_loc", "_more_locs")
 
     def __init__(self, frame):
         self.f_code = frame.f_code
         self.f_lasti = frame.f_lasti
         self.f_lineno = frames.line_of(frame)
         self.f_globals = frame.f_globals
-        self._locations = None
+        self._loc_names: Optional[tuple] = None
+        self._loc: Optional[Location] = None
+        self._more_locs: Optional[dict] = None
 
     def location(self, names: Sequence[str] = ()) -> Location:
         """Where this frame's call is; one ``Location`` per callee names, shared by every finding that
         names the place (an array's allocation, a reader that several writes overwrite).  Nothing
         edits a ``Location`` in place."""
         key = tuple(names)
-        if self._locations is None:
-            self._locations = {}
-        loc = self._locations.get(key)
-        if loc is None:
-            line, col, end_line, end_col = frames.call_span(self, names)
-            loc = self._locations[key] = Location(self.f_code.co_filename, line, col, end_line, end_col)
+        if self._loc is not None and self._loc_names == key:
+            return self._loc
+        if self._more_locs is not None and key in self._more_locs:
+            return self._more_locs[key]
+        line, col, end_line, end_col = frames.call_span(self, names)
+        loc = Location(self.f_code.co_filename, line, col, end_line, end_col)
+        if self._loc is None:
+            self._loc_names, self._loc = key, loc
+        else:
+            if self._more_locs is None:
+                self._more_locs = {}
+            self._more_locs[key] = loc
         return loc
 
 

@@ -61,13 +61,15 @@ class LaunchRecord:
         self.args = args  # the packed forward arguments, in the kernel's order
         self.accesses: List[Access] = accesses
         self.tape_index = tape_index  # position in tape.launches (for the graph)
-        self._names: Optional[list] = None
+        self._names: Optional[tuple] = None
         # access label -> why overwriting what it read cannot change the gradient ("" when it can):
         # asked before every write that lands on the read, decided once (overwrites.harmless_reason).
-        self.harmless: Dict[str, str] = {}
+        # Made when first asked: a run keeps every taped launch's record, and each empty dict is one
+        # more object for every collection of the collector to walk.
+        self.harmless: Optional[Dict[str, str]] = None
         # (access label, is a write) -> the elements it touches (``_elements``): a read is compared
-        # with every later write to its array, so it is evaluated once.
-        self.elements: Dict[tuple, Optional[list]] = {}
+        # with every later write to its array, so it is evaluated once.  Made when first asked too.
+        self.elements: Optional[Dict[tuple, Optional[list]]] = None
 
     @property
     def reads(self) -> List[int]:
@@ -103,17 +105,18 @@ class LaunchRecord:
         base = self.arg_name(access.pos)
         return base + access.field if base else None
 
-    def _launch_names(self) -> list:
+    def _launch_names(self) -> tuple:
         snap = self.site.primary
         if snap is None:
-            return []
+            return ()
         # The names depend only on the instructions of the call chain: a launch in a loop names once.
         key = (tuple((s.f_code, s.f_lasti) for s in self.site.snaps), len(self.args))
         names = _NAMES_BY_CHAIN.get(key)
         if names is None:
             call = frames.call_at(snap, LAUNCH_CALLS)
             exprs = frames.launch_arg_exprs(call) if call is not None else []
-            names = [frames.user_expression(e, self.site.snaps) for e in exprs[: len(self.args)]]
+            # A tuple of strings: the collector stops tracking it (a list it would walk every time).
+            names = tuple(frames.user_expression(e, self.site.snaps) for e in exprs[: len(self.args)])
             if len(_NAMES_BY_CHAIN) < MAX_NAMED_CHAINS:
                 _NAMES_BY_CHAIN[key] = names
         return names
@@ -136,14 +139,17 @@ def elements_apart(reader: "LaunchRecord", read: Access, writer: "LaunchRecord",
 def _elements(record: "LaunchRecord", access: Access, is_write: bool) -> Optional[list]:
     label = record.access_label(access)
     key = (label, is_write)
-    if key not in record.elements:
+    known = record.elements
+    if known is None:
+        known = record.elements = {}
+    if key not in known:
         values = {p.label: arg for p, arg in zip(warp_seams.kernel_params(record.kernel), record.args)}
-        record.elements[key] = launch_elements(kernel_access(record.kernel), label, is_write, values)
-    return record.elements[key]
+        known[key] = launch_elements(kernel_access(record.kernel), label, is_write, values)
+    return known[key]
 
 
 # (instructions of a launch's call chain, argument count) -> the user's expression per argument
-_NAMES_BY_CHAIN: Dict[tuple, list] = {}
+_NAMES_BY_CHAIN: Dict[tuple, tuple] = {}
 MAX_NAMED_CHAINS = 1 << 16
 
 
