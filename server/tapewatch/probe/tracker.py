@@ -192,6 +192,7 @@ class TapeState:
         self.site = site
         self.number = number
         self.generation = 0  # bumped each time the reads are forgotten (backward, reset)
+        self.version = 0  # bumped at every change of ``reads`` (what ``Tracker.readers_of`` remembers)
         self.captured = False
         self.differentiated = False  # its backward() has been called
         self.backward_site: Optional[Site] = None
@@ -206,6 +207,7 @@ class TapeState:
 
     def clear_reads(self) -> None:
         self.generation += 1
+        self.version += 1
         self.reads.clear()
         self.spans.clear()
         self.pending_writes = []
@@ -236,6 +238,11 @@ class Tracker:
         self._warp_flagged: List[Any] = []
         self._covered: set = set()
         self._current: Optional[LaunchRecord] = None
+        # ``readers_of`` answers for one taped launch: asked before it runs (read_replay keeps what
+        # its writes overwrite) and again as Warp records it, with no read recorded in between.
+        # (state, its version) and id(array) -> (array, readers); emptied when that launch is recorded.
+        self._readers_tag: Optional[tuple] = None
+        self._readers_memo: Dict[int, tuple] = {}
         # Warp's intra-kernel warnings at codegen: (kernel name, file) -> [(argument, line)]
         self.warp_intra: Dict[tuple, List[tuple]] = {}
         self._tape_counter = 0
@@ -364,6 +371,7 @@ class Tracker:
             for acc in accesses:
                 if acc.read:
                     self.remember_read(tape, state, acc.array, record, acc)
+            self._readers_tag, self._readers_memo = None, {}  # holds no array past its launch
 
     def begin_launch(self) -> None:
         self._warp_flagged = []
@@ -396,6 +404,7 @@ class Tracker:
 
     def remember_read(self, tape, state: TapeState, arr, record: LaunchRecord, access: Access) -> None:
         entry = ReadEntry(arr, record, access)
+        state.version += 1
         readers = state.reads.get(id(arr))
         if readers is None:
             readers = state.reads[id(arr)] = []
@@ -418,7 +427,19 @@ class Tracker:
                 self._live.popitem(last=False)
 
     def readers_of(self, state: TapeState, arr) -> List[Tuple[ReadEntry, bool]]:
-        """``(reader, through_alias)`` for every read on this tape of ``arr``'s memory."""
+        """``(reader, through_alias)`` for every read on this tape of ``arr``'s memory, most recent
+        first (the list is shared: not to be changed)."""
+        tag = self._readers_tag
+        if tag is None or tag[0] is not state or tag[1] != state.version:
+            self._readers_tag, self._readers_memo = (state, state.version), {}
+        known = self._readers_memo.get(id(arr))
+        if known is not None and known[0] is arr:
+            return known[1]
+        out = self._readers_of(state, arr)
+        self._readers_memo[id(arr)] = (arr, out)
+        return out
+
+    def _readers_of(self, state: TapeState, arr) -> List[Tuple[ReadEntry, bool]]:
         out = [(e, False) for e in state.reads.get(id(arr), ())]
         for other, entries in state.spans.overlapping(arr):
             if other is not arr:
