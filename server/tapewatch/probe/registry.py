@@ -21,7 +21,8 @@ import traceback
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from .. import codes
-from ..model import Finding, Location
+from ..model import Finding, Location, Related
+from . import frames
 
 INTERNAL_ERROR = "TW910"
 # Where the test suite collects internal errors (every test fails on one).
@@ -146,9 +147,6 @@ class FindingRegistry:
 def _just_my_code(finding: Finding) -> None:
     """A finding located in an installed package (a Warp kernel, a library's @wp.func) moves to the first
     related location in the user's code; the library location stays, as a related location."""
-    from . import frames  # noqa: PLC0415
-    from ..model import Related  # noqa: PLC0415
-
     loc = finding.location
     if loc is None or frames.is_user_file(loc.path):
         return
