@@ -219,6 +219,37 @@ def test_pending_tapes_are_bounded():
     assert tapes[-1] not in tracker.pending_tapes()
 
 
+def test_a_launchs_readers_follow_every_recorded_read_and_reset():
+    # readers_of remembers its answer for one launch (asked before it runs and as Warp records it):
+    # a read recorded since, or the reads forgotten, must be seen at once.
+    import warp as wp
+
+    from tapewatch.probe.registry import FindingRegistry
+    from tapewatch.probe.sites import Site
+    from tapewatch.probe.tracker import Access, LaunchRecord, TapeState, Tracker
+
+    class Tape:
+        pass
+
+    tracker = Tracker(wp=wp, registry=FindingRegistry(lambda *a, **k: None))
+    state, tape = TapeState(1, Site([])), Tape()
+    a = wp.zeros(4, dtype=float, device="cpu")
+    view = a[1:3]  # the same memory, another array
+
+    def readers(arr):
+        return [(e.record.index, alias) for e, alias in tracker.readers_of(state, arr)]
+
+    assert readers(a) == [] and readers(view) == []
+    first = LaunchRecord(1, None, Site([]), [a], [Access(0, "", a, True, False)], 0)
+    tracker.remember_read(tape, state, a, first, first.accesses[0])
+    assert readers(a) == [(1, False)] and readers(view) == [(1, True)]
+    second = LaunchRecord(2, object(), Site([]), [view], [Access(0, "", view, True, False)], 1)
+    tracker.remember_read(tape, state, view, second, second.accesses[0])
+    assert readers(a) == [(2, True), (1, False)]
+    state.clear_reads()
+    assert readers(a) == [] and readers(view) == []
+
+
 def test_requires_grad_chain_break(python):
     path = EXAMPLES / "missing_requires_grad.py"
     m = markers(path)
