@@ -14,6 +14,20 @@ from . import frames, warp_seams
 from .sites import Site, def_location
 
 MAX_VIEW_DEPTH = 8
+# Related locations that many findings share (an array's allocation, a kernel's def) are made once:
+# a run keeps every finding, and each Related is one more object for the collector to walk.
+# Nothing edits a Related in place.  Keyed by identity, with the keyed object kept in the value.
+_SHARED: dict = {}
+MAX_SHARED = 1 << 12
+
+
+def _shared(key, keep, make) -> list:
+    known = _SHARED.get(key)
+    if known is None or known[0] is not keep:
+        known = (keep, make())
+        if len(_SHARED) < MAX_SHARED:
+            _SHARED[key] = known
+    return list(known[1])
 
 
 def alloc_site(arr) -> Optional[Site]:
@@ -33,12 +47,16 @@ def allocation(arr, what: str) -> List[Related]:
     site = alloc_site(arr)
     if site is None or not site.snaps:
         return []
-    out = [Related(site.location(), "`%s` allocated here" % what, "allocation")]
-    for outer, inner in zip(site.snaps[1:], site.snaps):
-        out.append(Related(outer.location((inner.f_code.co_name,)),
-                           "`%s()` called from here for that allocation" % called_name(outer, inner),
-                           "allocation-caller"))
-    return out
+
+    def make():
+        out = [Related(site.location(), "`%s` allocated here" % what, "allocation")]
+        for outer, inner in zip(site.snaps[1:], site.snaps):
+            out.append(Related(outer.location((inner.f_code.co_name,)),
+                               "`%s()` called from here for that allocation" % called_name(outer, inner),
+                               "allocation-caller"))
+        return out
+
+    return _shared(("allocation", id(site), what), site, make)
 
 
 def called_name(outer, inner) -> str:
@@ -59,7 +77,9 @@ def caller_chain(site: Site, role: str = "caller", suffix: str = "") -> List[Rel
 
 def kernel_def(kernel, message: str, role: str = "kernel") -> List[Related]:
     loc = def_location(getattr(kernel, "func", None))
-    return [Related(loc, message, role)] if loc is not None else []
+    if loc is None:
+        return []
+    return _shared(("kernel", id(loc), message, role), loc, lambda: [Related(loc, message, role)])
 
 
 def library_frame(site: Site) -> List[Related]:
