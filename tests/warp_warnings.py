@@ -22,10 +22,14 @@ _RUNNER = (
     "sys.path[0] = __import__('os').path.dirname(script)\n"
     "runpy.run_path(script, run_name='__main__')\n"
 )
-_LAUNCH = re.compile(r"passed to argument (\S+) in kernel (\S+) at (.+?):(\d+) is being written to but", re.S)
-_OTHER = re.compile(r"is being written to by (.+?) at (.+?):(\d+) but has already been read", re.S)
+# The array's contents may span lines; what follows "passed to argument" is on one (a lazy ``.+?``
+# across lines would pair one warning's argument with a later warning's tail).
+_LAUNCH = re.compile(r"passed to argument (\S+) in kernel (\S+) at ([^\n]+?):(\d+) is being written to but")
+_OTHER = re.compile(r"is being written to by ([^\n]+?) at ([^\n]+?):(\d+) but has already been read")
 _BARE = re.compile(r"is being written to but has already been read from in a previous launch", re.S)
-_INTRA = re.compile(r"passed to argument (\S+) in kernel (\S+) at (.+?):(\d+) is being written to after", re.S)
+_INTRA = re.compile(r"passed to argument (\S+) in kernel (\S+) at ([^\n]+?):(\d+) is being written to after")
+# An atomic after a read: Warp names only the array.
+_INTRA_BARE = re.compile(r"Array (\S+) is being written to after it has been read from within the same kernel")
 
 
 class WarpWarning(NamedTuple):
@@ -36,7 +40,8 @@ class WarpWarning(NamedTuple):
     def explained_by(self, f) -> bool:
         data = f.data or {}
         if self.kind == "intra":
-            return f.code == "TW104" and data.get("argument") == self.argument and data.get("kernel") == self.kernel
+            return (f.code == "TW104" and data.get("argument") == self.argument
+                    and self.kernel in (None, data.get("kernel")))
         if self.kind == "copy":
             return f.code in ("TW102", "TW107")
         names = {data.get("argument"), data.get("written_argument")}
@@ -55,9 +60,11 @@ def warnings_of(python: str, script: Path, timeout: float = 300) -> List[WarpWar
         out.add(WarpWarning("launch", m.group(1), _short(m.group(2))))
     for m in _INTRA.finditer(text):
         out.add(WarpWarning("intra", m.group(1), _short(m.group(2))))
+    for m in _INTRA_BARE.finditer(text):
+        out.add(WarpWarning("intra", m.group(1), None))
     if _OTHER.search(text) or (_BARE.search(text) and "passed to argument" not in text):
         out.add(WarpWarning("copy", None, None))
-    return sorted(out)
+    return sorted(out, key=lambda w: tuple(str(part) for part in w))
 
 
 def _short(kernel: str) -> str:

@@ -33,5 +33,5 @@ for it in range(3):
         wp.launch(mse, dim=N, inputs=[y, t], outputs=[loss])
     print("loss", loss.numpy()[0])
     tape.backward(loss)
-    opt.step([w.grad])
+    opt.step([w.grad])  # note: TW104 (Warp warns at sgd_step_kernel's codegen; it runs off the tape)
     tape.zero()

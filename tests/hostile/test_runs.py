@@ -249,3 +249,18 @@ def test_forged_positions_are_clamped_to_the_document(tmp_path):
     path = write(tmp_path, "s.py", "x = 1\ny = 2\n")
     span = span_of(Location(str(path), 999, 500, 1200, 7), LineSource())
     assert span.start_line == span.end_line <= 2 and span.start_char <= 5  # (line 2: after the last newline)
+
+
+@pytest.mark.internal_error
+def test_a_warp_warning_of_an_unknown_shape_is_a_tw910_quoting_it(tmp_path):
+    """Warp's intra-kernel warning without a kernel name cannot be placed: it is shown, never dropped."""
+    script = write(tmp_path, "bare.py", """\
+        import warp as wp
+        wp.init()
+        wp._src.codegen.log_warning("Array velocity is being written to after it has been read from within "
+                                    "the same kernel. This may corrupt gradient computation in the backward pass.")
+        """)
+    result = asyncio.run(run_probe(RunRequest(script=str(script), lint=False)))
+    assert result.outcome == "ok"
+    [finding] = [f for f in result.findings if f.code == "TW910"]
+    assert "names no kernel" in finding.message and "Array velocity" in finding.message

@@ -2,7 +2,8 @@
 
 ``examples/gallery`` holds several programs per bug class, in varied shapes
 (helper modules, methods, loops, structs, ``@wp.func``s), and correct
-look-alikes that must stay quiet.  ``# expect: TWnnn`` marks a warning or
+look-alikes that must stay quiet; every warning Warp's own tracker prints for a
+program is among its findings.  ``# expect: TWnnn`` marks a warning or
 error of a verification run (its static lints included), ``# note: TWnnn``
 an information finding, ``# lint: TWnnn`` what the lints alone find; helper modules (``_*.py``)
 carry the markers of the lines they hold (``expect[prog]: TWnnn`` for one
@@ -18,6 +19,7 @@ import pytest
 
 from conftest import probe_run
 from gallery import GALLERY, runs, wanted
+from warp_warnings import missing_from, warnings_of
 
 @pytest.mark.parametrize("python, program", list(runs()))
 def test_gallery_program(python, program):
@@ -38,6 +40,8 @@ def test_gallery_program(python, program):
     assert info == note, detail
     if program.startswith("correct_"):
         assert not got
+    # Tapewatch ⊇ Warp: every warning Warp's own tracker prints for the program is among the findings.
+    assert missing_from(warnings_of(python, script), result.findings) == [], detail
     if "tapewatch-test: --check-launches" in text:
         checks = [e for e in result.events if e["event"] == "launch_check"]
         assert checks and all(e["status"] in ("pass", "fail") for e in checks), checks

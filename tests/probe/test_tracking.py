@@ -308,3 +308,62 @@ def test_intentional_accumulation_is_not_a_missing_zero(tmp_path, python):
             a.assign(b)                                             # ...applied once per step
             tape.zero()
         """, python) == []
+
+
+CLAMP = """\
+@wp.kernel
+def clamp_low(x: wp.array(dtype=float)):
+    i = wp.tid()
+    x[i] = wp.max(x[i], 0.0)
+
+@wp.kernel
+def unused(x: wp.array(dtype=float)):
+    i = wp.tid()
+    v = x[i]
+    x[i] = v * v
+"""
+
+
+def test_warps_codegen_warnings_for_kernels_off_the_tape_are_information(tmp_path, python):
+    """Warp warns at codegen for every kernel of a module: one launched only outside a tape, or never,
+    is reported as information on its statement (nothing Warp prints is lost); a later taped launch
+    makes it the warning, once."""
+    off = findings(tmp_path, CLAMP + textwrap.dedent("""\
+        wp.launch(clamp_low, dim=4, inputs=[a])
+        """), python)
+    assert sorted(off) == [("TW104", 4, None), ("TW104", 10, None)]
+    both = findings(tmp_path, CLAMP + textwrap.dedent("""\
+        wp.launch(clamp_low, dim=4, inputs=[a])
+        tape = wp.Tape()
+        with tape:
+            wp.launch(clamp_low, dim=4, inputs=[b])
+        """), python)
+    assert sorted(both) == [("TW104", 4, None), ("TW104", 10, None)]
+    path = tmp_path / "prog.py"
+    result = asyncio.run(run_probe(RunRequest(script=str(path), python=python)))
+    severity = {f.location.line - PRELUDE.count("\n"): f.severity for f in result.findings if f.code == "TW104"}
+    assert severity == {4: "warning", 10: "information"}
+
+
+def test_accumulations_after_a_read_are_kept_with_whether_the_adjoint_needs_the_read():
+    """``+=`` and atomics need no old value; after a read of the same array they matter exactly when the
+    adjoint uses what was read (the backward pass replays the forward code on the updated array)."""
+    from tapewatch.probe.kernel_access import analyze_source
+
+    access = analyze_source(textwrap.dedent("""\
+        def k(a: wp.array(dtype=float), b: wp.array(dtype=float), c: wp.array(dtype=float),
+              d: wp.array(dtype=float), t: int):
+            i = wp.tid()
+            v = wp.sin(a[i])
+            wp.atomic_add(a, i, v)
+            b[i] += b[i] * b[i]
+            c[i] += 2.0
+            wp.atomic_add(d, t + 1, wp.exp(d[t]))
+            wp.atomic_add(c, i, c[i])
+        """), 10)
+    kept = {(w.param, w.line, w.read_line, w.op) for w in access.accumulated_after_read}
+    assert kept == {("a", 14, 13, "atomic_add"), ("b", 15, 15, "+="), ("d", 17, 17, "atomic_add"),
+                    ("c", 18, 18, "atomic_add")}
+    assert access.adjoint_uses("a") and access.adjoint_uses("b") and not access.adjoint_uses("c")
+    # d[t] is read and d[t + 1] written: no element read is updated.
+    assert access.reads_apart_from_writes("d") and not access.reads_apart_from_writes("a")

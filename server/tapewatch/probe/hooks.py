@@ -193,7 +193,8 @@ def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callab
         @functools.wraps(orig_codegen_warning)
         def codegen_warning(message, *args, **kwargs):
             if "within the same kernel" in str(message):
-                guarded("reading Warp's codegen warning", lambda: tracker.on_warp_codegen_warning(str(message)))
+                guarded("reading Warp's codegen warning",
+                        lambda: tracker.on_warp_codegen_warning(str(message), warp_seams.codegen_statement))
                 return None
             return orig_codegen_warning(message, *args, **kwargs)
 

@@ -60,7 +60,9 @@ class IntraKernelWrite(NamedTuple):
     line: int  # absolute line in the kernel's file
     column: int
     read_line: int
-    op: str = "="  # "=" for a store after a load, "*=" / "/=" for an in-place product
+    # "=" for a store after a load, "*=" / "/=" for an in-place product; in ``accumulated_after_read``
+    # "+=" / "-=", an atomic's name or "a call of `f`".
+    op: str = "="
 
 
 class AtomicUse(NamedTuple):
@@ -91,6 +93,10 @@ class KernelAccess(NamedTuple):
     index_forms: Dict[str, Tuple[tuple, tuple]] = {}
     # Scalar parameters never assigned in the body: the same value for every thread of a launch.
     uniform: FrozenSet[str] = frozenset()
+    # Accumulations (``+=``, ``wp.atomic_*``, a ``@wp.func`` that writes) into a path read earlier in
+    # the body: harmless unless the adjoint needs the values read (the backward pass replays the
+    # forward code against the updated array).  ``op`` is ``+=`` / ``-=`` or the call's name.
+    accumulated_after_read: Tuple[IntraKernelWrite, ...] = ()
 
     def reads_apart_from_writes(self, path: str) -> bool:
         """Every read of ``path`` and every write of it index different elements in any launch
@@ -155,7 +161,8 @@ def analyze_source(source: str, first_line: int, globals_: Optional[dict] = None
     return KernelAccess(visitor.reads, visitor.writes, visitor.intra, values.nonlinear,
                         {k: frozenset(v) for k, v in values.products.items()},
                         _used_atomics(func, set(params), first_line - 1), frozenset(visitor.stores),
-                        rewritten_first, forms, frozenset(p for p in params if p not in assigned))
+                        rewritten_first, forms, frozenset(p for p in params if p not in assigned),
+                        tuple(visitor.accumulated))
 
 
 # -- which elements an access touches -------------------------------------------
@@ -240,6 +247,14 @@ def patterns_apart(a: list, b: list) -> bool:
     return all(any(x is not None and y is not None and x != y for x, y in zip(p, q)) for p in a for q in b)
 
 
+def _atomic_index(call: ast.Call) -> Optional[tuple]:
+    """``wp.atomic_add(x, i, j, v)``'s index as an index form, ``(("i", 0), ("j", 0))``; None when
+    it is not all positional (an index given as a vector, keywords)."""
+    if call.keywords or len(call.args) < 3 or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    return tuple(_affine(e) for e in call.args[1:-1])
+
+
 def _used_atomics(func: ast.FunctionDef, params: Set[str], offset: int) -> List[AtomicUse]:
     """Atomic operations whose return value the code uses (not a bare statement)."""
     discarded = {id(n.value) for n in ast.walk(func) if isinstance(n, ast.Expr)}
@@ -259,6 +274,7 @@ class _AccessVisitor(ast.NodeVisitor):
         self.reads: Set[str] = set()
         self.writes: Set[str] = set()
         self.intra: List[IntraKernelWrite] = []
+        self.accumulated: List[IntraKernelWrite] = []
         self.stores: Set[str] = set()
         self._first_read: Dict[str, int] = {}
         self.read_forms: Dict[str, List[Optional[tuple]]] = {}
@@ -298,7 +314,7 @@ class _AccessVisitor(ast.NodeVisitor):
                 if isinstance(node.op, (ast.Add, ast.Sub)):
                     # ``x[i] += v`` accumulates: Warp treats it as a write only, and its
                     # adjoint does not need the old value.
-                    self._accumulate(name, target)
+                    self._accumulate(name, target, _op_text(node.op), node)
                 else:
                     # ``x[i] *= s`` reads the old value: the adjoint of ``s`` needs it.
                     self._read(name, target)
@@ -326,11 +342,12 @@ class _AccessVisitor(ast.NodeVisitor):
         if fname in _WRITERS and node.args:
             name = param_path(node.args[0], self.params)
             if name is not None:
-                self._accumulate(name, None)  # an atomic's index: not followed
+                # Its index and value are evaluated (read) before it writes.
                 for arg in node.args[1:]:
                     self.visit(arg)
                 for kw in node.keywords:
                     self.visit(kw.value)
+                self._accumulate(name, _atomic_index(node), fname, node)
                 return
         callee = self._user_function(node.func)
         for index, arg in enumerate(node.args):
@@ -346,7 +363,7 @@ class _AccessVisitor(ast.NodeVisitor):
                 if "r" in access:
                     self._read(name, arg)
                 if "w" in access:
-                    self._accumulate(name, None)
+                    self._accumulate(name, None, "a call of `%s`" % _callee_name(node.func), node)
         for kw in node.keywords:
             self.visit(kw.value)
         self.visit(node.func)
@@ -362,10 +379,14 @@ class _AccessVisitor(ast.NodeVisitor):
         self._first_read.setdefault(name, node.lineno + self.offset)
         self.read_forms.setdefault(name, []).append(index_form(node))
 
-    def _accumulate(self, name: str, node: Optional[ast.AST]) -> None:
-        """A write that reads no old value (``+=``, an atomic, a ``@wp.func`` that writes it)."""
+    def _accumulate(self, name: str, node, op: Optional[str] = None, statement: Optional[ast.AST] = None) -> None:
+        """A write that reads no old value (``+=``, an atomic, a ``@wp.func`` that writes it);
+        ``node`` is the subscript written, or the atomic's index as a tuple (``_atomic_index``)."""
         self.writes.add(name)
-        self.write_forms.setdefault(name, []).append(index_form(node))
+        self.write_forms.setdefault(name, []).append(node if isinstance(node, tuple) else index_form(node))
+        if op is not None and statement is not None and name in self._first_read:
+            self.accumulated.append(IntraKernelWrite(name, statement.lineno + self.offset,
+                                                     statement.col_offset + 1, self._first_read[name], op))
 
     def _write(self, name: str, node: ast.AST, op: str = "=") -> None:
         self._accumulate(name, node)
@@ -636,7 +657,8 @@ def _callee_name(func: ast.expr) -> str:
 
 
 def _op_text(op) -> str:
-    return {ast.Mult: "*=", ast.Div: "/=", ast.FloorDiv: "//=", ast.Pow: "**=", ast.Mod: "%="}.get(type(op), "op=")
+    return {ast.Mult: "*=", ast.Div: "/=", ast.FloorDiv: "//=", ast.Pow: "**=", ast.Mod: "%=", ast.Add: "+=",
+            ast.Sub: "-="}.get(type(op), "op=")
 
 
 _cache: Dict[int, tuple] = {}

@@ -347,10 +347,18 @@ def report_intra_kernel(tracker, record) -> None:
     kernel = record.kernel
     path = warp_seams.kernel_file(kernel)
     warp_hits = tracker.warp_intra.get((record.kernel_name, path), [])
-    ours = {(hit.param, hit.line): hit for hit in kernel_access(kernel).intra}
+    facts = kernel_access(kernel)
+    ours = {(hit.param, hit.line): hit for hit in facts.intra}
+    differentiable = None
+    accumulated = set(facts.accumulated_after_read)
+    for hit in accumulated:
+        # Accumulating needs no old value; the earlier read does when the adjoint uses what it read.
+        if differentiable is None:
+            differentiable = record.differentiable_paths()
+        if (hit.param, hit.line) in warp_hits or facts.adjoint_uses(hit.param, differentiable):
+            ours.setdefault((hit.param, hit.line), hit)
     for param, line in warp_hits:
         ours.setdefault((param, line), None)
-    facts = kernel_access(kernel)
     for (param, line), hit in ours.items():
         key = ("TW104", record.kernel_name, path, param, line)
         if key in registry:
@@ -369,11 +377,14 @@ def report_intra_kernel(tracker, record) -> None:
                 related.append(Related(launch_loc, "launch of `%s` on the tape" % record.kernel_name, "compiled-by"))
             related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(record.site), []))
             harmless = apart or not facts.adjoint_uses(param, record.differentiable_paths())
+            accumulates = hit is not None and hit in accumulated
             if apart:
                 message = ("Warp's tracker warns that kernel `%s` writes `%s` after reading it, but its indices "
                            "differ by a constant over a scalar argument (e.g. reads `%s[t]`, writes `%s[t + 1]`): "
                            "no thread overwrites an element that was read." % (record.kernel_name, param, param,
                                                                                 param))
+            elif accumulates:
+                message = _accumulation_message(record.kernel_name, param, hit, harmless)
             elif hit is not None and hit.op != "=" and harmless:
                 message = ("kernel `%s` updates `%s` in place with `%s`, by a factor that carries no gradient: "
                            "harmless here, the adjoint needs no old value of `%s`."
@@ -387,20 +398,22 @@ def report_intra_kernel(tracker, record) -> None:
                 message = ("kernel `%s` writes `%s` after reading it (line %d): the adjoint reads the overwritten "
                            "value." % (record.kernel_name, param, hit.read_line))
             else:
-                message = ("kernel `%s` writes `%s` after reading it (Warp's codegen found the read, e.g. through a "
-                           "@wp.func or a local alias): the adjoint reads the overwritten value."
-                           % (record.kernel_name, param))
+                message = ("kernel `%s` writes `%s` after reading it (Warp's code generation saw the read, e.g. "
+                           "through a @wp.func, or a `wp.atomic_*` write after it): the adjoint reads the "
+                           "overwritten value." % (record.kernel_name, param))
             if not warp_reported:
                 message += " Warp's tracker did not report this."
             data = {"kernel": record.kernel_name, "argument": param, "warp_reported": warp_reported}
             if hit is not None and hit.op != "=":
                 data["operation"] = hit.op
+            if accumulates:
+                data["accumulates"] = True
             if apart:
                 data["harmless"] = "reads and writes of `%s` index different elements" % param
                 message += " Harmless here: the gradient is unaffected."
             elif harmless:
                 data["harmless"] = "`%s` enters the kernel only linearly" % param
-                if hit is None or hit.op == "=":
+                if hit is None or hit.op == "=" or accumulates:
                     message += (" Harmless here: `%s` enters the kernel only linearly, so its adjoint never reads "
                                 "the overwritten value: the gradient is unaffected." % param)
             return Finding(code="TW104", message=message, location=Location(path, line, hit.column if hit else 1),
@@ -408,6 +421,61 @@ def report_intra_kernel(tracker, record) -> None:
                            data=data)
 
         registry.report(key, build, launches=[record.index])
+
+
+def _accumulation_message(kernel: str, param: str, hit, harmless: bool) -> str:
+    if hit.op.startswith("a call of"):  # a @wp.func that writes the array
+        did = "then writes it through %s, and" % hit.op
+    else:
+        how = "`wp.%s`" % hit.op if hit.op.startswith("atomic") else "`%s`" % hit.op
+        did = "then accumulates into it with %s. Accumulating needs no old value, but" % how
+    message = ("kernel `%s` reads `%s` (line %d), %s the backward pass replays the kernel's forward code against "
+               "the updated `%s`" % (kernel, param, hit.read_line, did, param))
+    if harmless:
+        return message + "."  # the reason it is harmless follows
+    return message + (", so the adjoint of what the read fed sees the new values. Write the result to another "
+                      "array (and combine the two after), or read from a copy.")
+
+
+def report_intra_off_tape(tracker) -> None:
+    """TW104 (information) at exit for each codegen warning of Warp's that no taped launch reported.
+
+    Warp warns when it compiles a module, for every kernel in it, taped or not.  Every warning it
+    prints must be among the findings; a kernel no tape records (an optimizer's step, a kernel only
+    compiled with its module) has no adjoint replayed, so the overwrite cannot touch a gradient.
+    The finding sits on the user's launch of the kernel when there is one (a library kernel moves
+    there, ``registry._just_my_code``), else on the statement.
+    """
+    registry = tracker.registry
+    sites = {}
+    for kernel, site in list(tracker.untaped_kernels.values()):
+        sites.setdefault((warp_seams.kernel_name(kernel), warp_seams.kernel_file(kernel)), site)
+    for (name, path), hits in list(tracker.warp_intra.items()):
+        site = sites.get((name, path))
+        for param, line in dict.fromkeys(hits):
+            key = ("TW104", name, path, param, line)
+            if key in registry:
+                continue
+
+            def build(name=name, path=path, param=param, line=line, site=site):
+                related = []
+                if site is not None:
+                    launch = registry.attempt("locating a launch outside a tape", site.location)
+                    if launch is not None:
+                        related.append(Related(launch, "launch of `%s` outside any tape" % name, "compiled-by"))
+                    related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(site), []))
+                ran = ("runs only outside a tape" if site is not None else
+                       "was compiled with its module but never launched on a tape")
+                message = ("Warp's tracker warns that kernel `%s` writes `%s` after reading it. The kernel %s, so "
+                           "no backward pass replays its adjoint: harmless here, the gradient is unaffected. "
+                           "Launched on a tape, its adjoint would read the overwritten value."
+                           % (name, param, ran))
+                data = {"kernel": name, "argument": param, "warp_reported": True,
+                        "harmless": "`%s` is never launched on a tape" % name}
+                return Finding(code="TW104", message=message, location=Location(path, line, 1),
+                               severity="information", related=related, data=data)
+
+            registry.report(key, build)
 
 
 def report_same_launch_alias(tracker, record) -> None:

@@ -86,7 +86,12 @@ class Probe:
             return None
 
     def finish(self) -> None:
-        """End-of-run reports: graphs of tapes never differentiated, launch-check totals, kernels launched."""
+        """End-of-run reports: Warp's warnings for kernels no tape recorded, graphs of tapes never
+        differentiated, launch-check totals, kernels launched."""
+        from .overwrites import report_intra_off_tape  # noqa: PLC0415 (imports Warp internals)
+
+        self.registry.attempt("reporting Warp's warnings for kernels no tape recorded",
+                              lambda: report_intra_off_tape(self.tracker))
         try:
             if self.capture is not None:
                 self.capture.at_exit()

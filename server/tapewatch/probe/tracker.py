@@ -37,6 +37,7 @@ from .sites import Site
 LAUNCH_CALLS = ("launch", "launch_tiled")
 MAX_PENDING_TAPES = 16
 MAX_READERS = 8  # distinct reading call sites remembered per array and tape
+MAX_UNTAPED_KERNELS = 1 << 12  # kernels whose first launch outside a tape is remembered
 
 
 class Access(NamedTuple):
@@ -245,6 +246,9 @@ class Tracker:
         self._readers_memo: Dict[int, tuple] = {}
         # Warp's intra-kernel warnings at codegen: (kernel name, file) -> [(argument, line)]
         self.warp_intra: Dict[tuple, List[tuple]] = {}
+        # id(kernel) -> (kernel, Site of its first launch outside a tape): Warp warns at codegen for
+        # every kernel of a module, and a warning no taped launch reports is shown there at exit.
+        self.untaped_kernels: Dict[int, Tuple[Any, Site]] = {}
         self._tape_counter = 0
         self._launch_counter = 0
         self.sensors: List[Any] = []  # objects with on_launch(state, record) / on_write(...)
@@ -511,6 +515,8 @@ class Tracker:
 
     def on_untaped_launch(self, kernel, args) -> None:
         """A launch no tape records: its writes may clobber what a live tape read."""
+        if id(kernel) not in self.untaped_kernels and len(self.untaped_kernels) < MAX_UNTAPED_KERNELS:
+            self.untaped_kernels[id(kernel)] = (kernel, Site.here())
         self._tell("on_untaped_kernel", "noting an untaped launch", kernel)
         carriers = [s for s in self.sensors if hasattr(s, "on_untaped_kernel_accesses")]
         if not self._live and not carriers:
@@ -627,20 +633,31 @@ class Tracker:
         """Replaces Warp's warning (which formats the array's contents)."""
         self._warp_flagged.append(arr)
 
-    def on_warp_codegen_warning(self, message: str) -> None:
-        """Warp's intra-kernel warning at codegen; reported with the first taped launch of that kernel."""
+    def on_warp_codegen_warning(self, message: str, statement: Callable[[], Optional[tuple]]) -> None:
+        """Warp's intra-kernel warning at codegen; reported with the first taped launch of that kernel,
+        else at exit (``overwrites.report_intra_off_tape``).  ``statement`` says where codegen is, for
+        the warning that names only the array (an atomic after a read)."""
         import re  # noqa: PLC0415
 
         m = re.search(r"argument (\S+) in kernel (\S+) at (.+):(\d+) is being written to after", message)
-        if m:
+        if m is not None:
             self.warp_intra.setdefault((m.group(2), m.group(3)), []).append((m.group(1), int(m.group(4))))
+            return
+        bare = re.match(r"\s*Array (\S+) is being written to after", message)
+        where = statement() if bare is not None else None
+        if where is None:
+            # Never silence: a warning Warp printed that cannot be placed becomes a TW910 quoting it.
+            raise ValueError("Warp's intra-kernel warning names no kernel: %s" % " ".join(message.split()))
+        name, path, line = where
+        self.warp_intra.setdefault((name, path), []).append((bare.group(1), line))
 
     def counts(self) -> Dict[str, int]:
         return self.registry.counts()
 
 
 def access_intra(kernel):
-    return kernel_access(kernel).intra
+    facts = kernel_access(kernel)
+    return facts.intra or facts.accumulated_after_read
 
 
 def _prefixes(path: str) -> List[str]:

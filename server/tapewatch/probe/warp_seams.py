@@ -17,6 +17,7 @@ import contextlib
 import functools
 import importlib
 import inspect
+import sys
 from typing import Any, Iterator, List, NamedTuple, Optional
 
 
@@ -336,6 +337,22 @@ def codegen_module(wp):
 
 def context_module(wp):
     return wp._src.context
+
+
+def codegen_statement():
+    """(function name, file, line) of the statement Warp's code generation is translating, from the
+    nearest frame holding its ``Adjoint`` (``adj``), or None outside code generation.
+
+    Warp's intra-kernel warning for an atomic after a read (``atomic_op_dispatch_func``'s
+    ``mark_write()``) names only the array; this is where it was.
+    """
+    frame = sys._getframe(1)
+    while frame is not None:
+        adj = frame.f_locals.get("adj")
+        if adj is not None and all(hasattr(adj, a) for a in ("fun_name", "filename", "lineno", "fun_lineno")):
+            return adj.fun_name, adj.filename, int(adj.lineno) + int(adj.fun_lineno)
+        frame = frame.f_back
+    return None
 
 
 # -- Warp's kernel cache under the tracker ----------------------------------------
