@@ -1,10 +1,10 @@
 """Facts that cost time to find and never change for given inputs, kept between runs.
 
 What this Warp installation can do (``warp_seams.features``: it imports
-``warp.autograd`` and reads signatures), and the read/write marks and
-intra-kernel warnings of each kernel module (``warp_seams``: Warp's Python
-code generation, about 10 ms a module).  A re-verification of an unchanged
-script finds them here instead of paying for them again.
+``warp.autograd`` and reads signatures, ~30 ms).  A re-verification finds
+it here instead of paying for it again.  (Kernel read/write marks and
+Warp's intra-kernel warnings are not kept: Warp's Python code generation,
+which sets them, runs on every run; see ``warp_seams.reuse_cached_binaries``.)
 
 Each fact is one small JSON file named by a hash of everything it depends
 on, so a changed input is a different file: nothing is ever invalidated in
