@@ -68,7 +68,7 @@ class LaunchRecord:
         # Made when first asked: a run keeps every taped launch's record, and each empty dict is one
         # more object for every collection of the collector to walk.
         self.harmless: Optional[Dict[str, str]] = None
-        # (access label, is a write) -> the elements it touches (``_elements``): a read is compared
+        # (argument position, field, is a write) -> the elements it touches (``_elements``): a read is compared
         # with every later write to its array, so it is evaluated once.  Made when first asked too.
         self.elements: Optional[Dict[tuple, Optional[list]]] = None
 
@@ -138,14 +138,13 @@ def elements_apart(reader: "LaunchRecord", read: Access, writer: "LaunchRecord",
 
 
 def _elements(record: "LaunchRecord", access: Access, is_write: bool) -> Optional[list]:
-    label = record.access_label(access)
-    key = (label, is_write)
+    key = (access.pos, access.field, is_write)
     known = record.elements
     if known is None:
         known = record.elements = {}
     if key not in known:
         values = {p.label: arg for p, arg in zip(warp_seams.kernel_params(record.kernel), record.args)}
-        known[key] = launch_elements(kernel_access(record.kernel), label, is_write, values)
+        known[key] = launch_elements(kernel_access(record.kernel), record.access_label(access), is_write, values)
     return known[key]
 
 

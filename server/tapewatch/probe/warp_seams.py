@@ -178,9 +178,11 @@ def warp_read_flag(arr) -> bool:
 
 
 def kernel_params(kernel) -> list:
-    """Warp's argument descriptors of a kernel (``label``, ``is_read``, ``is_write``, ``type``)."""
+    """Warp's argument descriptors of a kernel (``label``, ``is_read``, ``is_write``, ``type``).
+
+    Warp's own list, not a copy (asked several times per launch): read it, never change it."""
     adj = getattr(kernel, "adj", None)
-    return list(getattr(adj, "args", None) or [])
+    return getattr(adj, "args", None) or []
 
 
 def kernel_name(kernel) -> str:
