@@ -367,3 +367,20 @@ def test_accumulations_after_a_read_are_kept_with_whether_the_adjoint_needs_the_
     assert access.adjoint_uses("a") and access.adjoint_uses("b") and not access.adjoint_uses("c")
     # d[t] is read and d[t + 1] written: no element read is updated.
     assert access.reads_apart_from_writes("d") and not access.reads_apart_from_writes("a")
+
+
+def test_a_ones_seed_is_wrong_for_a_used_mean_not_for_a_logged_rms_or_a_sum_taken_too(tmp_path, python):
+    """TW204 reads the objective from the program: its mean (seed 1/N, so ones is N times off), but not a
+    root-mean-square metric, nor a mean beside the sum the seed differentiates."""
+    body = """\
+        import numpy as np
+        tape = wp.Tape()
+        with tape:
+            wp.launch(double, dim=4, inputs=[a], outputs=[c])
+        tape.backward(grads={c: wp.ones(4)})
+        %s
+        """
+    mean = findings(tmp_path, body % "print(c.numpy().mean())", python)
+    assert [f[:2] for f in mean if f[0] == "TW204"] == [("TW204", 5)]
+    for logged in ("print(np.sqrt(c.numpy().mean()))", "print(np.sum(c.numpy()), c.numpy().mean())"):
+        assert not [f for f in findings(tmp_path, body % logged, python) if f[0] == "TW204"], logged

@@ -253,7 +253,11 @@ def _nonzero(g) -> bool:
 
 
 def _mean_of(name: str, site: Site) -> Optional[Location]:
-    """A line in the site's file that averages ``name`` (``name.numpy().mean()``, ``np.mean(name...)``)."""
+    """A line in the site's file that averages ``name`` (``name.numpy().mean()``, ``np.mean(name...)``).
+
+    None when the same file also sums ``name`` (``np.sum(name...)``, ``name.numpy().sum()`` not
+    divided): the program may well optimise the sum, as the seed says, and only report the mean;
+    and a mean under a square root is a root-mean-square, a metric rather than the objective."""
     snap = site.primary
     if snap is None:
         return None
@@ -262,21 +266,42 @@ def _mean_of(name: str, site: Site) -> Optional[Location]:
         tree = ast.parse("".join(linecache.getlines(path, snap.f_globals)))
     except (SyntaxError, ValueError):
         return None
+    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    found = None
     for node in ast.walk(tree):
         if not isinstance(node, (ast.Call, ast.BinOp)):
             continue
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "mean":
+        if isinstance(node, ast.Call) and _method(node) == "sum" and not _divided(node, parents):
+            if any(_mentions(s, name) for s in [node.func.value] + list(node.args)):
+                return None  # the sum is taken too
+            continue
+        if isinstance(node, ast.Call) and _method(node) == "mean":
             subject = [node.func.value] + list(node.args)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("average",):
+        elif isinstance(node, ast.Call) and _method(node) == "average":
             subject = list(node.args)
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and isinstance(node.left, ast.Call) and \
-                isinstance(node.left.func, ast.Attribute) and node.left.func.attr == "sum":
+                _method(node.left) == "sum":
             subject = [node.left.func.value] + list(node.left.args)
         else:
             continue
-        if any(_mentions(s, name) for s in subject):
-            return Location(path, node.lineno, node.col_offset + 1)
-    return None
+        if found is None and any(_mentions(s, name) for s in subject) and not _under_sqrt(node, parents):
+            found = Location(path, node.lineno, node.col_offset + 1)
+    return found
+
+
+def _method(call: ast.Call) -> Optional[str]:
+    return call.func.attr if isinstance(call.func, ast.Attribute) else None
+
+
+def _divided(node, parents) -> bool:
+    parent = parents.get(id(node))
+    return isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Div) and parent.left is node
+
+
+def _under_sqrt(node, parents) -> bool:
+    parent = parents.get(id(node))
+    return isinstance(parent, ast.Call) and (_method(parent) == "sqrt" or
+                                             isinstance(parent.func, ast.Name) and parent.func.id == "sqrt")
 
 
 def _mentions(expr, name: str) -> bool:
