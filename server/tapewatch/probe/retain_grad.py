@@ -1,20 +1,41 @@
-"""TW203: an array with ``retain_grad=True`` assigned by more than one taped launch.
+"""TW203: an array with ``retain_grad=True`` assigned more than once on one tape.
 
 In the backward pass Warp normally clears an array's gradient once the
 adjoint of the launch that assigned it has read it, so the versions of a
 reused buffer do not mix.  ``retain_grad=True`` keeps it: when two taped
-launches assign the array (a recomputation, a debug launch), both adjoints
-receive the same gradient and everything upstream gets it twice.
-Accumulating writers (``+=``, ``wp.atomic_add``) are fine: each really
-contributes.  Reported at the second writer.
+writers assign the array (a recomputation, a debug launch, a ``wp.copy`` or
+``assign`` onto it), both adjoints receive the same gradient and everything
+upstream gets it twice.  Accumulating writers (``+=``, ``wp.atomic_add``)
+are fine: each really contributes.  Reported at the second writer.
 """
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple, Optional
+
 from .. import codes
 from ..model import Finding, Related
-from . import related as rel
+from . import frames, related as rel
 from .kernel_access import kernel_access
+from .sites import Site
+
+
+class Writer(NamedTuple):
+    """One taped assignment of an array: a launch (``record``, ``access``) or a copy onto it."""
+
+    what: str  # as the message names it: the kernel's name, or ``wp.copy``, ``assign``
+    site: Site
+    record: Any = None
+    access: Any = None
+    api: str = ""  # a copy's function (``copy``, ``assign``), to find its call
+
+    def location(self):
+        if self.record is not None:
+            return self.record.location()
+        return self.site.location((self.api,))
+
+    def key(self):
+        return self.site.key(), self.record.access_label(self.access) if self.record is not None else self.api
 
 
 class RetainGradWriters:
@@ -29,39 +50,63 @@ class RetainGradWriters:
                 continue
             if record.access_label(access) not in stores:
                 continue  # accumulated into: every writer really contributes
-            writers = state.writers.setdefault(id(arr), [])
-            earlier = [w for w in writers if w[0] is not record]
-            writers.append((record, access))
-            if earlier:
-                self._report(earlier[0], record, access)
+            self._assigned(state, arr, Writer(record.kernel_name, record.site, record, access))
 
-    def _report(self, first, record, access) -> None:
+    def on_taped_copy(self, state, dest, src) -> None:
+        """``wp.copy`` (``assign``) onto ``dest`` while a tape records: its adjoint reads ``dest``'s gradient."""
+        if getattr(dest, "retain_grad", False):
+            api = frames.api_called() or "copy"
+            self._assigned(state, dest, Writer("wp.copy" if api == "copy" else api, Site.here(), api=api))
+
+    def _assigned(self, state, arr, writer: Writer) -> None:
+        writers = state.writers.setdefault(id(arr), [])
+        earlier = [w for w in writers if not _same(w, writer)]
+        writers.append(writer)
+        if earlier:
+            self._report(earlier[0], writer, arr)
+
+    def _report(self, first: Writer, second: Writer, arr) -> None:
         registry = self.tracker.registry
-        first_record, first_access = first
-        key = ("TW203", record.site.key(), record.access_label(access))
+        key = ("TW203",) + second.key()
         if registry.bump(key):
             return
-        arr = access.array
 
         def build():
-            what = registry.attempt("naming an array", lambda: record.access_name(access)) or \
-                record.access_label(access)
-            first_loc = registry.attempt("locating a launch", first_record.location)
+            what = _array_name(registry, second) or _array_name(registry, first) or "the array"
+            first_loc = registry.attempt("locating a writer", first.location)
             where = "at line %d" % first_loc.line if first_loc is not None else "earlier"
             message = (
                 "`%s` has retain_grad=True and `%s` assigns it here after `%s` assigned it %s on the same tape: "
                 "its gradient is not cleared between the two adjoints, so both writers receive it and everything "
                 "upstream of them gets it twice. Drop retain_grad=True (read the gradient another way), or "
-                "launch the writer once." % (what, record.kernel_name, first_record.kernel_name, where))
+                "assign it once." % (what, second.what, first.what, where))
             related = []
             if first_loc is not None:
-                related.append(Related(first_loc, "`%s` assigned `%s` here first" % (first_record.kernel_name, what),
-                                       "writer"))
+                related.append(Related(first_loc, "`%s` assigned `%s` here first" % (first.what, what), "writer"))
             related.extend(registry.attempt("finding the allocation", lambda: rel.allocation(arr, what), []))
-            related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(record.site), []))
-            return Finding(code="TW203", message=message, location=record.location(),
-                           severity=codes.severity("TW203"), related=related,
-                           data={"array": what, "kernel": record.kernel_name, "first_kernel": first_record.kernel_name,
-                                 "launch": record.index})
+            related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(second.site), []))
+            data = {"array": what, "kernel": second.what, "first_kernel": first.what}
+            if second.record is not None:
+                data["launch"] = second.record.index
+            return Finding(code="TW203", message=message, location=second.location(),
+                           severity=codes.severity("TW203"), related=related, data=data)
 
-        registry.report(key, build, arrays=[arr], launches=[record.index, first_record.index])
+        launches = [w.record.index for w in (second, first) if w.record is not None]
+        registry.report(key, build, arrays=[arr], launches=launches)
+
+
+def _same(a: Writer, b: Writer) -> bool:
+    """The same writer again (a launch's record, or a copy at the same call site)."""
+    if a.record is not None or b.record is not None:
+        return a.record is b.record
+    return a.site.key() == b.site.key()
+
+
+def _array_name(registry, writer: Writer) -> Optional[str]:
+    if writer.record is not None:
+        return registry.attempt("naming an array", lambda: writer.record.access_name(writer.access)) or \
+            writer.record.access_label(writer.access)
+    from .overwrites import copy_dest_name  # noqa: PLC0415 (overwrites imports the tracker)
+
+    return registry.attempt("naming a copy's destination",
+                            lambda: copy_dest_name(writer.site, writer.api, (writer.api,)))

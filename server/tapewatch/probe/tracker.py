@@ -181,8 +181,7 @@ class TapeState:
         # Float arrays without requires_grad that a launch computed from arrays with it:
         # id(array) -> (array, writer, written access, the differentiable accesses it read)
         self.no_grad: Dict[int, tuple] = {}
-        # retain_grad arrays: id(array) -> the launches that wrote them
-        self.writers: Dict[int, List[LaunchRecord]] = {}
+        self.writers: Dict[int, list] = {}  # id(array) -> retain_grad.Writer of each taped assignment
         self.launches: List[LaunchRecord] = []
         self.pending_writes: List[PendingWrite] = []
         # id(grad array) -> (grad, the array whose gradient it is), for arrays this tape read
@@ -477,6 +476,7 @@ class Tracker:
         # Warp marks a taped copy's source as read; the copy's adjoint never uses the values,
         # so a later write to the source is harmless (see overwrites.report_warp_flag).
         src.__dict__["_tw_copy_read"] = (state.number, state.generation, Site.here())
+        self._tell("on_taped_copy", "checking a taped copy", state, dest, src)
         readers = self.readers_of(state, dest)
         if readers:
             self.read_replay.before_write(state, dest)
