@@ -112,7 +112,7 @@ def locate(wp, kernel, entry) -> Optional[Statement]:
         return Location(b.path, b.first + s.line, s.column)
 
     def where(s: Suspect) -> str:
-        return "in `%s`, called by the kernel" % s.body if s.body else "on this line"
+        return "in `%s`, called from the kernel" % s.body if s.body else "on this line"
 
     try:
         counts = _measure(wp, kernel, entry, bodies, suspects)
@@ -152,23 +152,37 @@ def _parse(obj, name: str) -> Optional[_Body]:
                  getattr(func, "__globals__", {}) or {})
 
 
+MAX_CALLED_FUNCTIONS = 16
+
+
 def _called_functions(wp, kernel_body: _Body) -> List[_Body]:
-    """The user ``@wp.func``s the kernel calls (one level; custom adjoints excluded: theirs is the math)."""
+    """The user ``@wp.func``s the kernel calls, and those they call (a helper module's ``distance()``
+    inside its ``soft_repulsion()``), each resolved in its own module; custom adjoints excluded:
+    theirs is the math."""
     function_cls = warp_seams.function_class(wp)
-    out, seen = [], set()
-    for node in ast.walk(kernel_body.fdef):
-        if not isinstance(node, ast.Call):
-            continue
-        name = _callee(node.func)
-        obj = _resolve(node.func, kernel_body.globals)
-        if name in seen or function_cls is None or not isinstance(obj, function_cls):
-            continue
-        if warp_seams.custom_grad(obj) is not None or warp_seams.kernel_source(obj) is None:
-            continue
-        seen.add(name)
-        body = _parse(obj, name)
-        if body is not None:
-            out.append(body)
+    if function_cls is None:
+        return []
+    out: List[_Body] = []
+    seen = {kernel_body.name}
+    queue = [kernel_body]
+    while queue and len(out) < MAX_CALLED_FUNCTIONS:
+        caller = queue.pop(0)
+        for node in ast.walk(caller.fdef):
+            if not isinstance(node, ast.Call):
+                continue
+            name = _callee(node.func)
+            if name in seen:
+                continue
+            obj = _resolve(node.func, caller.globals)
+            if not isinstance(obj, function_cls):
+                continue
+            if warp_seams.custom_grad(obj) is not None or warp_seams.kernel_source(obj) is None:
+                continue
+            seen.add(name)
+            body = _parse(obj, name)
+            if body is not None:
+                out.append(body)
+                queue.append(body)
     return out
 
 
