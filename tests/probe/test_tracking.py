@@ -384,3 +384,13 @@ def test_a_ones_seed_is_wrong_for_a_used_mean_not_for_a_logged_rms_or_a_sum_take
     assert [f[:2] for f in mean if f[0] == "TW204"] == [("TW204", 5)]
     for logged in ("print(np.sqrt(c.numpy().mean()))", "print(np.sum(c.numpy()), c.numpy().mean())"):
         assert not [f for f in findings(tmp_path, body % logged, python) if f[0] == "TW204"], logged
+
+
+def test_an_overwrite_through_a_rebound_list_entry_names_the_rebinding(python):
+    """``states[0] = states[-1]`` makes two entries one array: the overwrite says so and links that line."""
+    script = EXAMPLES / "rebinding_alias.py"
+    result = asyncio.run(run_probe(RunRequest(script=str(script), python=python)))
+    [finding] = [f for f in result.findings if f.code == "TW101"]
+    assert "`states[0] = states[-1]` made two entries one array" in finding.message
+    rebinding = [r for r in finding.related if r.role == "rebinding"]
+    assert [r.location.line for r in rebinding] == [line_of(script, "states[0] = states[-1]  # the rebinding")]

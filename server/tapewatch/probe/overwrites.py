@@ -111,6 +111,11 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         shared = ""
         if alias:
             shared = " (`%s` shares memory with `%s`, which the reader was given)" % (what, reader_what or "it")
+        rebound = None if alias else registry.attempt(
+            "finding where two entries were made one array", lambda: rel.rebinding(what, reader_what, (site, reader.site)))
+        if rebound is not None:
+            shared = " (`%s` is the array the reader was given as `%s`: `%s` made two entries one array)" % (
+                what, reader_what, rebound[1])
         message = "%s%s, but `%s` launched %s read it (argument `%s`) earlier on the same tape: " \
                   "its adjoint will replay with the overwritten values." % (
                       head or _head(code, what, arg, op), shared, reader.kernel_name, where, reader_label)
@@ -130,6 +135,8 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
                 Related(outer.location((inner.f_code.co_name,)),
                         "`%s()` called from here for that read" % inner.f_code.co_name, "reader-caller")
                 for outer, inner in zip(reader.site.snaps[1:], reader.site.snaps)], []))
+        if rebound is not None:
+            related.append(Related(rebound[0], "`%s` makes two entries one array" % rebound[1], "rebinding"))
         if kernel is not None:
             related.extend(rel.kernel_def(kernel, "kernel `%s` that writes `%s`" % (op, arg)))
         if getattr(reader.kernel, "func", None) is not getattr(kernel, "func", None):

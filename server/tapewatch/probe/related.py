@@ -6,8 +6,10 @@ a finding never depends on them.
 
 from __future__ import annotations
 
+import ast
+import linecache
 import os
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from ..model import Location, Related
 from . import frames, warp_seams
@@ -106,3 +108,59 @@ def line_ref(loc: Location, here: Optional[Location]) -> str:
     if here is not None and here.path == loc.path:
         return "at line %d" % loc.line
     return "at %s:%d" % (os.path.basename(loc.path), loc.line)
+
+
+# -- two entries of one list made one array -----------------------------------------
+_REBINDINGS: dict = {}  # file -> [(container text, Location, statement text)]
+MAX_REBINDING_FILES = 64
+
+
+def rebinding(what: str, other: str, sites) -> Optional[Tuple[Location, str]]:
+    """Where ``states[0] = states[-1]`` made ``what`` (``states[f + 1]``) and ``other`` (``states[f]``),
+    two entries of one container, the same array: an assignment of one of its entries to another,
+    in the files of the ``sites`` given.  None when the two are not entries of one container."""
+    container = _container(what)
+    if container is None or container != _container(other) or what == other:
+        return None
+    seen = set()
+    for site in sites:
+        for snap in getattr(site, "snaps", ()):
+            path = snap.f_code.co_filename
+            if path in seen:
+                continue
+            seen.add(path)
+            for text, loc, statement in _rebindings_in(path, snap.f_globals):
+                if text == container:
+                    return loc, statement
+    return None
+
+
+def _container(expr: Optional[str]) -> Optional[str]:
+    if not expr:
+        return None
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except (SyntaxError, ValueError):
+        return None
+    return ast.unparse(node.value) if isinstance(node, ast.Subscript) else None
+
+
+def _rebindings_in(path: str, module_globals) -> list:
+    known = _REBINDINGS.get(path)
+    if known is None:
+        known = []
+        try:
+            tree = ast.parse("".join(linecache.getlines(path, module_globals)), path)
+        except (SyntaxError, ValueError, RecursionError):
+            tree = None
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                    isinstance(node.targets[0], ast.Subscript) and isinstance(node.value, ast.Subscript):
+                target = ast.unparse(node.targets[0].value)
+                if target == ast.unparse(node.value.value):
+                    known.append((target, Location(path, node.lineno, node.col_offset + 1, node.end_lineno,
+                                                   (node.end_col_offset or 0) + 1), ast.unparse(node)))
+        if len(_REBINDINGS) >= MAX_REBINDING_FILES:
+            _REBINDINGS.clear()
+        _REBINDINGS[path] = known
+    return known
