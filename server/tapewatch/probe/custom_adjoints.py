@@ -78,7 +78,9 @@ def locate_wrong_adjoint(wp, kernel, entry, checks) -> Optional[Culprit]:
             continue
         worst = result["worst"]
         grad = warp_seams.custom_grad(fn)
-        loc = _adjoint_statement(grad, worst["input"]) or def_location(getattr(grad, "func", None))
+        # Right for an output adjoint of 1 only: the statement that does not use the output's adjoint.
+        loc = _adjoint_statement(grad, worst["input"], _output_adjoint(grad) if scaled else None) or \
+            def_location(getattr(grad, "func", None))
         if loc is None:
             continue
         if scaled:
@@ -243,8 +245,15 @@ def _adjoint_assignments(grad) -> List[tuple]:
     return out
 
 
-def _adjoint_statement(grad, input_name: str) -> Optional[Location]:
-    """The line that writes ``wp.adjoint[input]`` in a custom adjoint."""
+def _output_adjoint(grad) -> Optional[str]:
+    """The custom adjoint's last parameter: the output's adjoint (``adj_ret``)."""
+    code = getattr(getattr(grad, "func", None), "__code__", None)
+    return code.co_varnames[code.co_argcount - 1] if code is not None and code.co_argcount else None
+
+
+def _adjoint_statement(grad, input_name: str, without_name: Optional[str] = None) -> Optional[Location]:
+    """The line that writes ``wp.adjoint[input]`` in a custom adjoint (the first of several; with
+    ``without_name``, the first whose value does not use that name)."""
     func = getattr(grad, "func", None)
     source = warp_seams.kernel_source(grad)
     code = getattr(func, "__code__", None)
@@ -254,14 +263,24 @@ def _adjoint_statement(grad, input_name: str) -> Optional[Location]:
         tree = ast.parse(textwrap.dedent(source))
     except (SyntaxError, ValueError):
         return None
+    found = []
     for node in ast.walk(tree):
         targets = node.targets if isinstance(node, ast.Assign) else \
             [node.target] if isinstance(node, ast.AugAssign) else []
         for t in targets:
             if isinstance(t, ast.Subscript) and _callee(t.value) == "adjoint" and \
                     isinstance(t.slice, ast.Name) and t.slice.id == input_name:
-                return Location(code.co_filename, code.co_firstlineno + node.lineno - 1, node.col_offset + 1)
-    return None
+                found.append(node)
+    if without_name is not None:
+        # The statement that forgets ``adj_ret`` (one branch of several may).
+        missing = [n for n in found if not any(isinstance(x, ast.Name) and x.id == without_name
+                                               for x in ast.walk(n.value))]
+        found = missing or found
+    found.sort(key=lambda n: (n.lineno, n.col_offset))
+    if not found:
+        return None
+    node = found[0]
+    return Location(code.co_filename, code.co_firstlineno + node.lineno - 1, node.col_offset + 1)
 
 
 def _callee(func: Any) -> str:

@@ -725,5 +725,31 @@ def call_argument_sources(kernel, func_name: str, count: int) -> list:
         elif isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub) and isinstance(arg.operand, ast.Constant):
             out.append(("constant", -float(arg.operand.value)))
         else:
-            out.append(None)
+            number = _global_number(arg, getattr(func, "__globals__", {}) or {})
+            out.append(("constant", number) if number is not None else None)
     return out + [None] * (count - len(out))
+
+
+def _global_number(expr: ast.expr, globals_: dict) -> Optional[float]:
+    """The value of a module-level number the kernel names (``DELTA``, ``cfg.DELTA``, a ``wp.constant``):
+    fixed when the kernel is compiled, so no gradient flows into it."""
+    parts = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name) or expr.id not in globals_:
+        return None
+    value = globals_[expr.id]
+    for attr in reversed(parts):
+        value = getattr(value, attr, None)
+    value = getattr(value, "val", value)  # wp.constant(...) of older Warp wraps the value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        try:
+            import numpy as np  # noqa: PLC0415
+
+            if isinstance(value, np.number) and not isinstance(value, np.bool_):
+                return float(value)
+        except ImportError:
+            pass
+        return None
+    return float(value)
