@@ -203,7 +203,7 @@ def test_benign_lookalikes_are_silent():
         def loop(x: wp.array(dtype=float), weights: wp.array(dtype=float), iters: int):
             sum = float(0.0)
             norm = float(0.0)
-            for i in range(iters):           # Warp's remedy: a function body is replayed
+            for i in range(iters):           # Warp's remedy: the values are returned to the caller
                 w = weights[i]
                 norm += w
                 sum += x[i] * w
@@ -258,3 +258,40 @@ def test_accumulator_needed_through_a_local_after_the_loop():
     [f] = found
     assert f.data["kernel"] == "fit" and f.data["variable"] == "value" and f.location.line == 10
     assert "through `r`" in f.message and f.data["use_line"] == 12
+
+
+def test_a_value_a_function_needs_after_its_own_loop():
+    """Inside a ``@wp.func`` a value used after the loop by the function itself is as wrong as in a kernel
+    (measured: ``return wp.exp(-g)`` after ``g += wp.log(1 + r[k])`` gave -0.909 for -0.530; ``return v * v``
+    after ``v = w[k]`` gave 0 for 4); returning it for the caller to use is right (measured exact)."""
+    found = lint(
+        """
+        import warp as wp
+
+
+        @wp.func
+        def discount(rates: wp.array(dtype=float), n: int):
+            g = float(0.0)
+            for k in range(n):
+                g += wp.log(1.0 + rates[k])
+            return wp.exp(-g)
+
+
+        @wp.func
+        def last_squared(w: wp.array(dtype=float), n: int):
+            v = float(0.0)
+            for k in range(n):
+                v = w[k]
+            return v * v
+
+
+        @wp.func
+        def last(w: wp.array(dtype=float), n: int):
+            v = float(0.0)
+            for k in range(n):
+                v = w[k]
+            return v
+        """
+    )
+    assert [(f.location.line, f.data["variable"], f.data["kind"]) for f in found] == [
+        (9, "g", "accumulator-used-after-loop"), (17, "v", "local-used-after-loop")]

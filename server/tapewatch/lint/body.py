@@ -147,6 +147,17 @@ def _value_uses(idx: FunctionIndex) -> Dict[str, List[Tuple[ast.AST, ast.AST]]]:
             operand = operand.args[0]
         if isinstance(operand, ast.Name):
             table[operand.id].append((operand, user))
+        elif isinstance(operand, ast.UnaryOp) and isinstance(operand.op, (ast.USub, ast.UAdd)):
+            use(operand.operand, user)  # ``wp.exp(-g)`` needs g
+        elif isinstance(operand, ast.BinOp) and isinstance(operand.op, (ast.Add, ast.Sub)):
+            use(operand.left, user)  # ``wp.exp(g - c)`` needs g (and c)
+            use(operand.right, user)
+        elif isinstance(operand, ast.BinOp) and isinstance(operand.op, ast.Mult):
+            # ``wp.exp(2.0 * g)`` needs g; a product of two values is a user of its own.
+            if is_constant(operand.left):
+                use(operand.right, user)
+            elif is_constant(operand.right):
+                use(operand.left, user)
 
     for node in idx.calls:
         if not is_linear_call(node):

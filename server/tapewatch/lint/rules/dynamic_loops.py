@@ -9,9 +9,9 @@ Three shapes follow, all reported:
 - **recurrence** (kernels and functions): ``p *= x`` / ``p = p * x`` /
   ``x = wp.sin(x)``: the update's adjoint needs the previous iteration's
   value, which is gone (Warp's ``dynamic_loop_mult`` example).
-- **local used after the loop** (kernels): ``w = weights[i]`` in the loop,
+- **local used after the loop** (kernels; in functions a use that needs its value): ``w = weights[i]`` in the loop,
   ``w`` read after it.
-- **accumulator needed after the loop** (kernels): ``norm += w`` is safe by
+- **accumulator needed after the loop** (kernels and functions): ``norm += w`` is safe by
   itself, but ``sum / norm`` after the loop needs ``norm``'s value, which the
   backward pass does not have (Warp's ``dynamic_loop_sum`` example: inf);
   so does ``r = value - y`` followed by ``r * r`` (needed through a local
@@ -19,9 +19,12 @@ Three shapes follow, all reported:
 
 Additive accumulation (``s += x``, ``s = s + x``) whose value is only passed
 on linearly (stored, atomically added, scaled by a constant) is correct and
-stays silent, as do loops Warp unrolls.  Inside a ``@wp.func`` the whole body
-is replayed before its adjoint runs, which is Warp's documented remedy for
-the second and third shapes, so only recurrences are reported there.
+stays silent, as do loops Warp unrolls.  Inside a ``@wp.func`` the same
+holds for uses after the loop in the function's own body (measured on Warp
+1.14 and 1.19: ``return wp.exp(-g)`` after ``g += wp.log(...)`` gets the
+factor of ``g = 0``); returning the value for the caller to use is right,
+which is Warp's documented remedy, so there only a use that needs the
+value is reported, not one that passes it on.
 """
 
 from __future__ import annotations
@@ -82,24 +85,29 @@ def _check_loop(ctx: FileContext, fn: WarpFunction, loop: ast.stmt, reason: str)
                 related=[loop_related],
                 data={"kernel": fn.name, "variable": var, "kind": "recurrence", "loop_line": loop.lineno},
             )
-        if carried or fn.kind != KERNEL:
+        if carried:
             continue
         plain = [u for u in ups if u.kind == PLAIN]
         window = _after_loop(fn, var, end)
-        if plain:
+        if plain and fn.kind == KERNEL:
             use = _first(fn.index.loads_of(var), window)
             if use is not None:
                 yield _after_finding(ctx, fn, loop, var, plain[0], use, reason, loop_related,
                                      "is assigned in a dynamic loop", "local-used-after-loop")
         else:
+            # In a @wp.func, passing the value on (``return v``, ``return s``) is right (the caller's
+            # adjoint gets it): only a use that needs its value is wrong (measured: ``return v * v``
+            # after ``v = w[k]`` gives 0, ``return s / norm`` NaN).
             use = _first(fn.index.value_uses_of(var), window)
             via = None
             if use is None:
                 # ``r = value - target[i]`` then ``r * r``: needed through a local computed from it.
                 use, via = _derived_value_use(fn, var, window)
             if use is not None:
-                yield _after_finding(ctx, fn, loop, var, ups[0], use, reason, loop_related,
-                                     "is accumulated in a dynamic loop", "accumulator-used-after-loop", via)
+                what, kind = (("is assigned in a dynamic loop", "local-used-after-loop") if plain else
+                              ("is accumulated in a dynamic loop", "accumulator-used-after-loop"))
+                yield _after_finding(ctx, fn, loop, var, (plain or ups)[0], use, reason, loop_related, what, kind,
+                                     via)
 
 
 def _recurrence_words(update: _Update) -> str:
