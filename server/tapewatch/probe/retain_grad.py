@@ -74,25 +74,48 @@ class RetainGradWriters:
         def build():
             what = _array_name(registry, second) or _array_name(registry, first) or "the array"
             first_loc = registry.attempt("locating a writer", first.location)
+            loc = registry.attempt("locating a writer", second.location)
+            first_who, second_who = "`%s`" % first.what, "`%s`" % second.what
+            apart = registry.attempt("telling two calls of one helper apart", lambda: _calls_apart(first, second))
+            if apart is not None and first_loc is not None and first_loc == loc:
+                # One launch line in a helper called twice: the calls of the helper are what differ.
+                (first_loc, first_who), (loc, second_who) = apart
             where = "at line %d" % first_loc.line if first_loc is not None else "earlier"
             message = (
-                "`%s` has retain_grad=True and `%s` assigns it here after `%s` assigned it %s on the same tape: "
+                "`%s` has retain_grad=True and %s assigns it here after %s assigned it %s on the same tape: "
                 "its gradient is not cleared between the two adjoints, so both writers receive it and everything "
                 "upstream of them gets it twice. Drop retain_grad=True (read the gradient another way), or "
-                "assign it once." % (what, second.what, first.what, where))
+                "assign it once." % (what, second_who, first_who, where))
             related = []
             if first_loc is not None:
-                related.append(Related(first_loc, "`%s` assigned `%s` here first" % (first.what, what), "writer"))
+                related.append(Related(first_loc, "%s assigned `%s` here first" % (first_who, what), "writer"))
+            if loc != second.location():
+                related.append(Related(second.location(), "`%s` assigns `%s` here, each time" % (second.what, what),
+                                       "launch"))
             related.extend(registry.attempt("finding the allocation", lambda: rel.allocation(arr, what), []))
             related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(second.site), []))
             data = {"array": what, "kernel": second.what, "first_kernel": first.what}
             if second.record is not None:
                 data["launch"] = second.record.index
-            return Finding(code="TW203", message=message, location=second.location(),
+            return Finding(code="TW203", message=message, location=loc,
                            severity=codes.severity("TW203"), related=related, data=data)
 
         launches = [w.record.index for w in (second, first) if w.record is not None]
         registry.report(key, build, arrays=[arr], launches=launches)
+
+
+def _calls_apart(first: Writer, second: Writer):
+    """``((location, who), (location, who))`` of the two writers at the first frame where their call
+    chains differ (``render()`` called twice, launching ``splat`` on one line); None when they differ
+    at the writing line itself."""
+    a, b = first.site.snaps, second.site.snaps
+    for i in range(1, min(len(a), len(b))):
+        if (a[i].f_code, a[i].f_lineno) != (b[i].f_code, b[i].f_lineno):
+            name = b[i - 1].f_code.co_name
+            who = "`%s()` (launching `%s`)" % (name, second.what)
+            return ((a[i].location((name,)), "`%s()` (launching `%s`)" % (a[i - 1].f_code.co_name, first.what)),
+                    (b[i].location((name,)), who))
+    return None
 
 
 def _same(a: Writer, b: Writer) -> bool:
