@@ -43,7 +43,7 @@ def numpy():
 class Origin:
     """Where the replay first saw a gradient turn non-finite."""
 
-    __slots__ = ("kind", "index", "kernel", "positions", "kinds", "func")
+    __slots__ = ("kind", "index", "kernel", "positions", "kinds", "func", "fields")
 
     def __init__(self, kind, arrays, index=None, kernel=None, positions=(), func=None):
         self.kind = kind  # "launch", "func" (record_func), "seed"
@@ -52,6 +52,7 @@ class Origin:
         self.positions = list(positions)  # kernel argument positions whose adjoint went non-finite
         self.kinds = kinds_of(arrays)  # "NaN", "Inf" or "NaN and Inf", as they were when seen
         self.func = func
+        self.fields: Dict[int, List[str]] = {}  # position -> the struct fields (``.x``) whose gradient went
 
 
 class NonfiniteCheck:
@@ -257,21 +258,32 @@ class NonfiniteCheck:
                     return it.index
             return None
 
+        def parts(g) -> list:
+            """``[(field path, gradient array)]`` of one adjoint argument: itself, or a struct's arrays."""
+            if isinstance(g, wp.array):
+                return [("", g)]
+            if g is not None and warp_seams.is_struct_instance(wp, g):
+                return warp_seams.struct_arrays(wp, g, "")
+            return []
+
         def launch(*a, **kw):
             if found or not kw.get("adjoint", False):
                 return real_launch(*a, **kw)
             kernel = kw.get("kernel", a[0] if a else None)
             index = match(kernel, kw.get("inputs"))
-            adj = [g if isinstance(g, wp.array) else None
-                   for g in list(kw.get("adj_inputs") or []) + list(kw.get("adj_outputs") or [])]
-            seed = seen([g for g in adj if g is not None])
+            adj = [parts(g) for g in list(kw.get("adj_inputs") or []) + list(kw.get("adj_outputs") or [])]
+            seed = seen([g for fields in adj for _, g in fields])
             if seed is not None:
                 found.append(Origin("seed", [seed]))
                 return real_launch(*a, **kw)
             result = real_launch(*a, **kw)
-            positions = turned(adj)
-            if positions:
-                found.append(Origin("launch", [adj[p] for p in positions], index, kernel, positions))
+            went = [(pos, fields[k]) for pos, fields in enumerate(adj) for k in turned([g for _, g in fields])]
+            if went:
+                origin = Origin("launch", [g for _, (_, g) in went], index, kernel, sorted({p for p, _ in went}))
+                origin.fields = {}
+                for pos, (path, _) in went:
+                    origin.fields.setdefault(pos, []).append(path)
+                found.append(origin)
             return result
 
         def wrap_func(func, index):
@@ -326,9 +338,11 @@ class NonfiniteCheck:
             names, labels, fwd_arrays = [], [], []
             for pos in origin.positions:
                 label = params[pos].label if pos < len(params) else "arg%d" % pos
-                names.append(arg_name(entry, record, pos) if entry is not None else label)
-                labels.append(label)
-                fwd_arrays.append(fwd[pos] if pos < len(fwd) else None)
+                name = arg_name(entry, record, pos) if entry is not None else label
+                for path in origin.fields.get(pos) or [""]:  # a struct: each field whose gradient went
+                    names.append(name + path)
+                    labels.append(label + path)
+                    fwd_arrays.append(fwd[pos] if pos < len(fwd) and not path else None)
             grads_text = ", ".join("`%s.grad` (argument `%s`)" % (n, lb) if n != lb else "`%s.grad`" % n
                                    for n, lb in zip(names, labels))
             statement = registry.attempt("finding the singular operation",
