@@ -151,8 +151,14 @@ class _Walker:
     def assign(self, target: ast.expr, value: ast.expr, state: State, stmt: ast.stmt) -> None:
         if isinstance(target, ast.Name):
             vtype = constructed_type(value, self.ctx.names, self.ctx.user_types)
+            loaded = None if vtype is not None else self.loaded_type(value)
             if vtype is not None:
                 state[target.id] = _Vector(vtype, self.constructor_marks(value, vtype))
+            elif loaded is not None:
+                # ``vel = v[i]``: assigning one of its components is wrong only when ``v`` needs a
+                # gradient, which the source does not say; assigning one *twice* is wrong either way
+                # (measured: d(damping) -0.96 for 1.44), so the load itself marks nothing.
+                state[target.id] = _Vector(loaded, {})
             else:
                 scaled = _scaled_vector(value, state)
                 if scaled is not None:
@@ -176,6 +182,20 @@ class _Walker:
             self.report(target, var, earlier)
         else:
             vec.marks[key] = _Mark(target, "=")
+
+    def loaded_type(self, value: ast.expr) -> Optional[ValueType]:
+        """The element type of ``a[i]`` for an array parameter ``a: wp.array(dtype=wp.vec3)``."""
+        if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)):
+            return None
+        name = value.value.id
+        if name not in self.fn.array_params:
+            return None
+        for arg in list(getattr(self.fn.node.args, "posonlyargs", [])) + list(self.fn.node.args.args):
+            if arg.arg == name and isinstance(arg.annotation, ast.Call):
+                for kw in arg.annotation.keywords:
+                    if kw.arg == "dtype":
+                        return annotated_type(kw.value, self.ctx.names, self.ctx.user_types)
+        return None
 
     def constructor_marks(self, call: ast.Call, vtype: ValueType) -> Dict[Key, _Mark]:
         """Components the constructor sets from non-constant values (constants carry no gradient)."""
