@@ -295,3 +295,28 @@ def test_a_value_a_function_needs_after_its_own_loop():
     )
     assert [(f.location.line, f.data["variable"], f.data["kind"]) for f in found] == [
         (9, "g", "accumulator-used-after-loop"), (17, "v", "local-used-after-loop")]
+
+
+def test_a_loop_bound_imported_from_a_sibling_module_is_read_there(tmp_path):
+    """``from config import SUBSTEPS``: Warp resolves the bound at code generation; so does the lint, from
+    the file beside the linted one (24 > max_unroll: a dynamic loop; 8: unrolled, silent)."""
+    kernel = textwrap.dedent("""
+        import warp as wp
+
+        from config import SUBSTEPS
+
+
+        @wp.kernel
+        def decay(x0: wp.array(dtype=float), rate: wp.array(dtype=float), x_out: wp.array(dtype=float)):
+            i = wp.tid()
+            x = x0[i]
+            for s in range(SUBSTEPS):
+                x = x - 0.01 * rate[i] * x * x
+            x_out[i] = x
+        """)
+    main = tmp_path / "sim.py"
+    main.write_text(kernel)
+    for substeps, lines in ((24, [12]), (8, [])):
+        (tmp_path / "config.py").write_text("SUBSTEPS = %d\n" % substeps)
+        found = [f for f in lint_source(kernel, str(main)) if f.code == "TW303"]
+        assert [f.location.line for f in found] == lines, substeps

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 from typing import Dict, List, Optional, Set, Tuple
 
 from . import body
@@ -204,6 +205,7 @@ class FileContext:
             if isinstance(stmt, (ast.Import, ast.ImportFrom)):
                 self.names.add_import(stmt)
         self.names.finish()
+        self._imported_constants(tree)
         self._module_constants(tree)
 
         defs: List[ast.FunctionDef] = []
@@ -293,6 +295,20 @@ class FileContext:
             return False
         q = self.names.qualname(func) or ""
         return q == "warp.Tape" or q.startswith("warp.autograd.")
+
+    def _imported_constants(self, tree: ast.Module) -> None:
+        """``from config import SUBSTEPS``: numbers a sibling module (a file beside this one) defines at
+        its top level, so a loop bound imported from it is known (Warp resolves it at code generation)."""
+        folder = os.path.dirname(os.path.abspath(self.src.path)) if self.src.path else None
+        if not folder:
+            return
+        for stmt in tree.body:
+            if not isinstance(stmt, ast.ImportFrom) or not stmt.module or stmt.level > 1:
+                continue
+            known = _sibling_constants(os.path.join(folder, *stmt.module.split(".")) + ".py")
+            for alias in stmt.names:
+                if alias.name in known:
+                    self.constants[alias.asname or alias.name] = known[alias.name]
 
     def _module_constants(self, tree: ast.Module) -> None:
         for stmt in tree.body:
@@ -405,3 +421,39 @@ def parse(source: str, path: str, parser=None) -> Optional[FileContext]:
     except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
         return None
     return FileContext(tree, Source(source, path), parser.memo if parser is not None else None)
+
+
+_SIBLINGS: Dict[tuple, Dict[str, Number]] = {}  # (path, mtime, size) -> its module-level numbers
+MAX_SIBLINGS = 64
+
+
+def _sibling_constants(path: str) -> Dict[str, Number]:
+    """The top-level numeric constants of a Python file (none when it is missing or does not parse)."""
+    try:
+        stat = os.stat(path)
+        key = (path, stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        return {}
+    known = _SIBLINGS.get(key)
+    if known is None:
+        known = {}
+        try:
+            with open(path, encoding="utf-8") as f:
+                tree = ast.parse(f.read(), path)
+        except (OSError, SyntaxError, ValueError, UnicodeDecodeError, RecursionError):
+            tree = None
+        if tree is not None:
+            names = Names()
+            for stmt in tree.body:
+                if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                    names.add_import(stmt)
+            names.finish()
+            for stmt in tree.body:
+                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                    number = numeric_value(stmt.value, names, known)
+                    if number is not None:
+                        known[stmt.targets[0].id] = number
+        if len(_SIBLINGS) >= MAX_SIBLINGS:
+            _SIBLINGS.clear()
+        _SIBLINGS[key] = known
+    return known
