@@ -34,7 +34,8 @@ from .tracker import differentiable
 class TapeMark:
     """What a carried value remembers of the tape that computed it (no arrays: nothing kept alive)."""
 
-    __slots__ = ("number", "differentiated", "backward_site", "parameters", "created", "untaped", "off_tape")
+    __slots__ = ("number", "differentiated", "backward_site", "parameters", "created", "untaped", "off_tape",
+                 "values")
 
     def __init__(self, number: int, created: Optional[Site] = None, untaped: bool = False):
         self.untaped = untaped  # values computed by launches no tape recorded (a warm-up before the tape)
@@ -44,6 +45,7 @@ class TapeMark:
         self.differentiated = False
         self.backward_site: Optional[Site] = None
         self.parameters: Dict[int, str] = {}  # id(parameter) -> its name, filled at backward()
+        self.values: Dict[int, Optional[int]] = {}  # id(parameter) -> a checksum of its values at backward()
 
 
 class Origin(NamedTuple):
@@ -168,6 +170,7 @@ class Truncation:
         mark.differentiated = True
         mark.backward_site = site
         mark.parameters = _parameters(state)
+        mark.values = {key: _checksum(arr) for key, arr in _parameter_arrays(state).items()}
         # A backward seeded by hand (no loss) chains adjoints itself, as checkpointing does
         # (the forward run untaped, each segment re-recorded and seeded from the next).
         seeded_by_hand = (args[0] if args else (kwargs or {}).get("loss")) is None
@@ -179,7 +182,7 @@ class Truncation:
                 if not seeded_by_hand:
                     self._report_untaped(origin, record, access, shared, site, state)
             elif shared:
-                self._report(origin, record, access, shared, mark)
+                self._report(origin, record, access, shared, mark, _stepped(state, origin.mark, mark))
         for copy, record, access in state.__dict__.pop("host_copies", []):
             # A tape that records functions may give such a step its adjoint itself (record_func).
             if not seeded_by_hand and mark.parameters and not _records_functions(tape):
@@ -191,7 +194,7 @@ class Truncation:
         # What this tape records from now on (reused after a reset) is the next window.
         state.__dict__["mark"] = TapeMark(state.number, mark.created)
 
-    def _report(self, origin, record, access, shared: List, mark: TapeMark) -> None:
+    def _report(self, origin, record, access, shared: List, mark: TapeMark, stepped: bool = False) -> None:
         registry = self.tracker.registry
         back = origin.mark.backward_site
         key = ("TW207", back.key() if back is not None else origin.mark.number, record.site.key())
@@ -234,9 +237,18 @@ class Truncation:
                 message = "A new tape is made here for each window. " + message
                 if back_loc is not None:
                     related.insert(0, Related(back_loc, "the earlier window's backward() runs here", "backward"))
-        registry.report(key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
-                                     related=related, data={"array": what, "parameters": shared[:3],
-                                                            "earlier_tape": origin.mark.number}))
+        data = {"array": what, "parameters": shared[:3], "earlier_tape": origin.mark.number}
+        severity = codes.severity("TW207")
+        if stepped:
+            # Every shared parameter changed between the windows: each window's gradient is used for its
+            # own step (online learning, receding-horizon control), not summed into one.
+            severity = "information"
+            message += (" Here %s changed between the two backward() calls, so each window's gradient drives "
+                        "its own update (online or receding-horizon optimisation), where truncation is usually "
+                        "meant." % params)
+            data["stepped_between_windows"] = True
+        registry.report(key, Finding(code="TW207", message=message, location=loc, severity=severity,
+                                     related=related, data=data))
 
 
     def _report_carry(self, origin, record, access, shared: List, backward_site: Site) -> None:
@@ -395,6 +407,41 @@ def _parameters(state) -> Dict[int, str]:
                 except Exception:
                     out[id(x.array)] = r.access_label(x)
     return out
+
+
+MAX_CHECKSUM_ELEMENTS = 1 << 20
+
+
+def _parameter_arrays(state) -> Dict[int, object]:
+    written = {id(x.array) for r in state.launches for x in r.accesses if x.write}
+    return {id(x.array): x.array for r in state.launches for x in r.accesses
+            if x.read and id(x.array) not in written and differentiable(x.array)}
+
+
+def _checksum(arr) -> Optional[int]:
+    """A CRC of an array's values (None when too large to read back or unreadable)."""
+    import zlib  # noqa: PLC0415
+
+    try:
+        if int(getattr(arr, "size", 0) or 0) > MAX_CHECKSUM_ELEMENTS:
+            return None
+        return zlib.crc32(arr.numpy().tobytes())
+    except Exception:
+        return None
+
+
+def _stepped(state, earlier: TapeMark, later: TapeMark) -> bool:
+    """Every parameter both tapes read changed its values between their backward() calls."""
+    arrays = _parameter_arrays(state)
+    shared = [key for key in later.parameters if key in earlier.parameters]
+    if not shared:
+        return False
+    for key in shared:
+        before = earlier.values.get(key)
+        arr = arrays.get(key)
+        if before is None or arr is None or _checksum(arr) == before:
+            return False
+    return True
 
 
 def _records_functions(tape) -> bool:
