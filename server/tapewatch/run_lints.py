@@ -76,6 +76,7 @@ def lint_run(script: str, kernels: List[dict], findings: List[Finding],
         for name in k.get("calls") or ():
             calls.setdefault(str(name), k)
     runtime: Dict[Tuple[str, int], set] = {}  # (path, line) -> runtime codes there or related there
+    nan_seen = any(f.code in ("TW403", "TW407") for f in findings)
     absolute: Dict[str, str] = {}  # a run's thousands of locations name a handful of files
     for f in findings:
         for loc in [f.location] + [r.location for r in f.related]:
@@ -111,6 +112,13 @@ def lint_run(script: str, kernels: List[dict], findings: List[Finding],
                     loc, "confirmed: %s`%s` was launched here on a tape that is differentiated"
                     % (via, kernel.get("name")), "confirmed-by")]
                 f.data = dict(f.data, confirmed=True)
+                if f.code in _NAN_HAZARDS and not nan_seen and f.severity in ("warning", "error"):
+                    # A hazard for other inputs: at this run's values every backward() left finite
+                    # gradients (a NaN would have been a TW403), so it is not shown to matter here.
+                    f.severity = "information"
+                    f.message += (" (Not triggered in this run: every gradient `%s` reached after backward() "
+                                  "was finite.)" % kernel.get("name"))
+                    f.data = dict(f.data, triggered=False)
             elif name and (path, name) in undifferentiated and f.severity in ("warning", "error"):
                 # The run launched it, but never where a gradient flows: possible, not shown to matter.
                 f.severity = "information"
@@ -121,6 +129,10 @@ def lint_run(script: str, kernels: List[dict], findings: List[Finding],
     explain_launch_failures(kernels, findings, out)
     return out
 
+
+# Lints of a NaN the backward pass could produce for some inputs (a wp.where operand that overflows):
+# the run's non-finite check measures whether it did.
+_NAN_HAZARDS = ("TW304",)
 
 # Kernel-code lints that make a kernel's own adjoint wrong: a measured TW404 on that kernel is most
 # likely one of them, so it moves from the kernel's ``def`` onto the statement to change.

@@ -360,9 +360,10 @@ class _AccessVisitor(ast.NodeVisitor):
             if access is None:
                 self._read(name, arg)
             else:
-                if "r" in access:
+                if "r" in access or isinstance(arg, ast.Subscript):
                     self._read(name, arg)
-                if "w" in access:
+                if "w" in access and not isinstance(arg, ast.Subscript):
+                    # (an element, ``light[0]``, is passed by value: the function writes its copy)
                     self._accumulate(name, None, "a call of `%s`" % _callee_name(node.func), node)
         for kw in node.keywords:
             self.visit(kw.value)
@@ -408,9 +409,17 @@ class _AccessVisitor(ast.NodeVisitor):
         code = target.func.__code__
         access = analyze_source(source, code.co_firstlineno, getattr(target.func, "__globals__", {}))
         params = code.co_varnames[: code.co_argcount]
+        try:
+            fdef = next(n for n in ast.parse(textwrap.dedent(source)).body if isinstance(n, ast.FunctionDef))
+            arrays = _array_params(fdef)
+        except (StopIteration, SyntaxError, ValueError):
+            fdef, arrays = None, set(params)
         out = {}
         for i, p in enumerate(params):
-            out[i] = ("r" if p in access.reads else "") + ("w" if p in access.writes else "")
+            # A value parameter (``l: wp.vec3``) is the function's own copy: storing into it writes nothing
+            # of the caller's.
+            writes = p in access.writes and (p in arrays or not _annotated(fdef, p))
+            out[i] = ("r" if p in access.reads else "") + ("w" if writes else "")
         return out
 
 
@@ -617,6 +626,10 @@ class _ValueFlow:
 
     def need(self, deps: Set[str]) -> None:
         self.nonlinear |= deps
+
+
+def _annotated(func, name: str) -> bool:
+    return any(a.arg == name and a.annotation is not None for a in getattr(getattr(func, "args", None), "args", ()))
 
 
 def _array_params(func: ast.FunctionDef) -> Set[str]:

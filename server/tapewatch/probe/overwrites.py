@@ -383,7 +383,11 @@ def report_intra_kernel(tracker, record) -> None:
             if launch_loc is not None:
                 related.append(Related(launch_loc, "launch of `%s` on the tape" % record.kernel_name, "compiled-by"))
             related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(record.site), []))
-            harmless = apart or not facts.adjoint_uses(param, record.differentiable_paths())
+            paths = record.differentiable_paths()
+            # No array of this launch carries a gradient (a clamp of raw data in place): its adjoint
+            # computes nothing that reaches a .grad.
+            inert = not paths
+            harmless = apart or inert or not facts.adjoint_uses(param, paths)
             accumulates = hit is not None and hit in accumulated
             if apart:
                 message = ("Warp's tracker warns that kernel `%s` writes `%s` after reading it, but its indices "
@@ -418,6 +422,10 @@ def report_intra_kernel(tracker, record) -> None:
             if apart:
                 data["harmless"] = "reads and writes of `%s` index different elements" % param
                 message += " Harmless here: the gradient is unaffected."
+            elif inert:
+                data["harmless"] = "no array `%s` reads carries a gradient" % record.kernel_name
+                message += (" Harmless here: no array this launch reads carries a gradient, so its adjoint "
+                            "computes nothing that reaches a `.grad`.")
             elif harmless:
                 data["harmless"] = "`%s` enters the kernel only linearly" % param
                 if hit is None or hit.op == "=" or accumulates:
@@ -428,6 +436,28 @@ def report_intra_kernel(tracker, record) -> None:
                            data=data)
 
         registry.report(key, build, launches=[record.index])
+
+
+def _function_intra(registry, name: str, path: str, param: str, line: int) -> Finding:
+    """Warp's warning for a ``@wp.func`` (it says "kernel"): a warning where a kernel launched on a tape
+    passes it an array the kernel's TW104 reports through "a call of" it, else information."""
+    callers = [f for f in registry.findings() if f.code == "TW104" and f.severity != "information"
+               and (f.data or {}).get("operation") == "a call of `%s`" % name]
+    message = ("Warp's tracker warns that the @wp.func `%s` writes its argument `%s` after reading it: where a "
+               "kernel passes it an array, the kernel's adjoint replays the function against the overwritten "
+               "values." % (name, param))
+    related = []
+    if callers:
+        message += " Kernel `%s`, launched on a tape, does so: write the result to another array." % (
+            callers[0].data.get("kernel"))
+        related = [Related(Location(c.location.path, c.location.line, c.location.column),
+                           "kernel `%s` calls it here, on a tape" % c.data.get("kernel"), "caller")
+                   for c in callers[:4] if c.location is not None]
+    else:
+        message += " No kernel launched on a tape in this run passed it one it had read."
+    return Finding(code="TW104", message=message, location=Location(path, line, 1),
+                   severity="warning" if callers else "information", related=related,
+                   data={"kernel": name, "function": True, "argument": param, "warp_reported": True})
 
 
 def _accumulation_message(kernel: str, param: str, hit, harmless: bool) -> str:
@@ -459,9 +489,14 @@ def report_intra_off_tape(tracker) -> None:
         sites.setdefault((warp_seams.kernel_name(kernel), warp_seams.kernel_file(kernel)), site)
     for (name, path), hits in list(tracker.warp_intra.items()):
         site = sites.get((name, path))
+        function = (name, path) in tracker.warp_intra_functions
         for param, line in dict.fromkeys(hits):
             key = ("TW104", name, path, param, line)
             if key in registry:
+                continue
+            if function:
+                registry.report(key, lambda name=name, path=path, param=param, line=line:
+                                _function_intra(registry, name, path, param, line))
                 continue
 
             def build(name=name, path=path, param=param, line=line, site=site):

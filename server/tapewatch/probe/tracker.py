@@ -244,6 +244,7 @@ class Tracker:
         self._readers_memo: Dict[int, tuple] = {}
         # Warp's intra-kernel warnings at codegen: (kernel name, file) -> [(argument, line)]
         self.warp_intra: Dict[tuple, List[tuple]] = {}
+        self.warp_intra_functions: set = set()  # the keys of warp_intra that name a @wp.func
         # id(kernel) -> (kernel, Site of its first launch outside a tape): Warp warns at codegen for
         # every kernel of a module, and a warning no taped launch reports is shown there at exit.
         self.untaped_kernels: Dict[int, Tuple[Any, Site]] = {}
@@ -639,16 +640,19 @@ class Tracker:
         import re  # noqa: PLC0415
 
         m = re.search(r"argument (\S+) in kernel (\S+) at (.+):(\d+) is being written to after", message)
+        where = statement()
         if m is not None:
-            self.warp_intra.setdefault((m.group(2), m.group(3)), []).append((m.group(1), int(m.group(4))))
-            return
-        bare = re.match(r"\s*Array (\S+) is being written to after", message)
-        where = statement() if bare is not None else None
-        if where is None:
-            # Never silence: a warning Warp printed that cannot be placed becomes a TW910 quoting it.
-            raise ValueError("Warp's intra-kernel warning names no kernel: %s" % " ".join(message.split()))
-        name, path, line = where
-        self.warp_intra.setdefault((name, path), []).append((bare.group(1), line))
+            key = (m.group(2), m.group(3))
+            self.warp_intra.setdefault(key, []).append((m.group(1), int(m.group(4))))
+        else:
+            bare = re.match(r"\s*Array (\S+) is being written to after", message)
+            if bare is None or where is None:
+                # Never silence: a warning Warp printed that cannot be placed becomes a TW910 quoting it.
+                raise ValueError("Warp's intra-kernel warning names no kernel: %s" % " ".join(message.split()))
+            key = where[:2]
+            self.warp_intra.setdefault(key, []).append((bare.group(1), where[2]))
+        if where is not None and where[:2] == key and where[3]:
+            self.warp_intra_functions.add(key)  # Warp says "kernel"; it is a @wp.func a kernel calls
 
     def counts(self) -> Dict[str, int]:
         return self.registry.counts()

@@ -342,8 +342,8 @@ def context_module(wp):
 
 
 def codegen_statement():
-    """(function name, file, line) of the statement Warp's code generation is translating, from the
-    nearest frame holding its ``Adjoint`` (``adj``), or None outside code generation.
+    """(function name, file, line, is a ``@wp.func``) of the statement Warp's code generation is
+    translating, from the nearest frame holding its ``Adjoint`` (``adj``), or None outside code generation.
 
     Warp's intra-kernel warning for an atomic after a read (``atomic_op_dispatch_func``'s
     ``mark_write()``) names only the array; this is where it was.
@@ -352,7 +352,8 @@ def codegen_statement():
     while frame is not None:
         adj = frame.f_locals.get("adj")
         if adj is not None and all(hasattr(adj, a) for a in ("fun_name", "filename", "lineno", "fun_lineno")):
-            return adj.fun_name, adj.filename, int(adj.lineno) + int(adj.fun_lineno)
+            return (adj.fun_name, adj.filename, int(adj.lineno) + int(adj.fun_lineno),
+                    bool(getattr(adj, "is_user_function", False)))
         frame = frame.f_back
     return None
 
