@@ -62,8 +62,10 @@ class AccumulationCheck:
             arr.__dict__["_tw_grad_mark"] = (_sum(arr.grad), _sum(arr), where, self.serial)
         # Every gradient of the tape, to tell which one a later zero_() zeroed.
         state = tape.__dict__.get("_tw_state")
+        filled_at = self.tracker.launch_count()
         for grad in state.gradients() if state is not None else ():
             grad.__dict__["_tw_grad_of_backward"] = self.serial
+            grad.__dict__["_tw_filled_at"] = filled_at  # launches made before this backward filled it (TW205)
 
     def _leaves(self, tape) -> list:
         state = tape.__dict__.get("_tw_state")

@@ -35,22 +35,37 @@ class Culprit(NamedTuple):
     related: List[Related]
 
 
+MAX_FUNCTIONS_FOLLOWED = 16
+
+
 def custom_adjoints_called(wp, kernel) -> List[tuple]:
-    """``[(name, Function)]`` of the ``@wp.func``s with a custom adjoint the kernel calls by name."""
-    func = getattr(kernel, "func", None)
-    env = getattr(func, "__globals__", None) or {}
-    source = warp_seams.kernel_source(kernel) or ""
+    """``[(name, Function)]`` of the ``@wp.func``s with a custom adjoint the kernel reaches: called by
+    name, directly or through other ``@wp.func``s (a helper module's ``disk_coverage()`` calling its
+    ``coverage()``), each name resolved in the module of the code that calls it."""
     function_cls = warp_seams.function_class(wp)
-    out = []
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError):
-        return out
-    called = {_callee(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    for name in sorted(called):
-        obj = env.get(name)
-        if function_cls is not None and isinstance(obj, function_cls) and warp_seams.custom_grad(obj) is not None:
-            out.append((name, obj))
+    if function_cls is None:
+        return []
+    out: List[tuple] = []
+    seen: set = set()
+    queue = [(warp_seams.kernel_source(kernel) or "", getattr(getattr(kernel, "func", None), "__globals__", None))]
+    followed = 0
+    while queue and followed <= MAX_FUNCTIONS_FOLLOWED:
+        source, env = queue.pop(0)
+        followed += 1
+        try:
+            tree = ast.parse(textwrap.dedent(source))
+        except (SyntaxError, ValueError):
+            continue
+        called = {_callee(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+        for name in sorted(called):
+            obj = (env or {}).get(name)
+            if not isinstance(obj, function_cls) or id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            if warp_seams.custom_grad(obj) is not None:
+                out.append((name, obj))
+            elif warp_seams.kernel_source(obj):
+                queue.append((warp_seams.kernel_source(obj), getattr(getattr(obj, "func", None), "__globals__", None)))
     return out
 
 

@@ -45,7 +45,13 @@ class GradReads:
         if not owners:
             return
         site = Site.here()
+        filled_at = grad.__dict__.get("_tw_filled_at")
         for state, arr in owners:
+            first = state.launches[0].index if state.launches else None
+            if filled_at is not None and first is not None and filled_at >= first:
+                # Another tape's backward() filled it after this tape began recording (two objectives
+                # differentiated one after the other): the read is of that fresh gradient.
+                continue
             if not any(r.grad is grad and r.site.key() == site.key() for r in state.grad_reads):
                 state.grad_reads.append(GradRead(grad, arr, how, site))
 

@@ -654,6 +654,10 @@ class Tracker:
         if where is not None and where[:2] == key and where[3]:
             self.warp_intra_functions.add(key)  # Warp says "kernel"; it is a @wp.func a kernel calls
 
+    def launch_count(self) -> int:
+        """Taped launches so far: a clock for "before or after this tape began recording"."""
+        return self._launch_counter
+
     def counts(self) -> Dict[str, int]:
         return self.registry.counts()
 
