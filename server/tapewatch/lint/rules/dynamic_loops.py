@@ -87,6 +87,21 @@ def _check_loop(ctx: FileContext, fn: WarpFunction, loop: ast.stmt, reason: str)
             )
         if carried:
             continue
+        cross = _cross_recurrence(ctx, fn, var, ups, updates, start)
+        if cross is not None:
+            u, other = cross
+            yield findings.make(
+                ctx.src, CODE,
+                "`%s` is updated from `%s` through a non-linear use in a dynamic loop (%s), and `%s` is carried "
+                "from iteration to iteration too: Warp does not replay dynamic loops in the backward pass, so the "
+                "adjoint of this update uses the loop's final `%s` instead of each iteration's"
+                % (var, other, reason, other, other),
+                u.stmt,
+                related=[loop_related],
+                data={"kernel": fn.name, "variable": var, "kind": "recurrence", "loop_line": loop.lineno,
+                      "through": other},
+            )
+            continue
         plain = [u for u in ups if u.kind == PLAIN]
         window = _after_loop(fn, var, end)
         if plain and fn.kind == KERNEL:
@@ -108,6 +123,27 @@ def _check_loop(ctx: FileContext, fn: WarpFunction, loop: ast.stmt, reason: str)
                               ("is accumulated in a dynamic loop", "accumulator-used-after-loop"))
                 yield _after_finding(ctx, fn, loop, var, (plain or ups)[0], use, reason, loop_related, what, kind,
                                      via)
+
+
+def _cross_recurrence(ctx, fn, var, ups, updates, start):
+    """``om = om - k * wp.sin(th)`` with ``th = th + om * dt`` in the same dynamic loop: the update of a
+    carried ``om`` needs the per-iteration value of another carried variable.  (update, that variable)."""
+    if _is_integer(ctx, fn, var, start) or not any(_carried(fn, var, u, ups, start) for u in ups):
+        return None
+    for u in ups:
+        value = getattr(u.stmt, "value", None)
+        if value is None or not isinstance(u.target, ast.Name):
+            continue
+        for other, theirs in updates.items():
+            if other == var or _is_integer(ctx, fn, other, start):
+                continue
+            if not any(_carried(fn, other, t, theirs, start) for t in theirs):
+                continue
+            if any(t.kind in (MULTIPLICATIVE, NONLINEAR) and _carried(fn, other, t, theirs, start) for t in theirs):
+                continue  # ``other``'s own recurrence is reported: that is the line to change
+            if mentions(value, other) and not _linear(ctx, fn, other, value):
+                return u, other
+    return None
 
 
 def _recurrence_words(update: _Update) -> str:

@@ -1,0 +1,2 @@
+"""Shared simulation settings."""
+SUBSTEPS = 24

@@ -1,0 +1,51 @@
+"""Calibrate per-sensor gains; the objective is the mean squared residual over all readings."""
+import numpy as np
+import warp as wp
+
+SENSORS = 4
+READINGS = 256
+
+
+@wp.kernel
+def sq_residual(raw: wp.array(dtype=float), sensor: wp.array(dtype=int), gains: wp.array(dtype=float),
+                truth: wp.array(dtype=float), r2: wp.array(dtype=float)):
+    i = wp.tid()
+    g = gains[sensor[i]]
+    r = g * raw[i] + 0.1 * g * g - truth[i]
+    r2[i] = r * r
+
+
+class Calibrator:
+    def __init__(self, raw, sensor, truth, lr=0.1):
+        self.raw, self.sensor, self.truth, self.lr = raw, sensor, truth, lr
+        self.gains = wp.ones(SENSORS, dtype=float, requires_grad=True)
+        self.r2 = wp.zeros(READINGS, dtype=float, requires_grad=True)
+        self.seed = wp.ones(READINGS, dtype=float)
+
+    def step(self):
+        tape = wp.Tape()
+        with tape:
+            wp.launch(sq_residual, dim=READINGS, inputs=[self.raw, self.sensor, self.gains, self.truth],
+                      outputs=[self.r2])
+        tape.backward(grads={self.r2: self.seed})  # expect: seeding
+        mse = float(np.mean(self.r2.numpy()))
+        g = self.gains.grad.numpy().copy()
+        self.gains.assign(self.gains.numpy() - self.lr * g)
+        tape.zero()
+        return mse, g
+
+
+def main():
+    rng = np.random.default_rng(7)
+    sensor = rng.integers(0, SENSORS, READINGS).astype(np.int32)
+    truth = rng.uniform(0.0, 1.0, READINGS).astype(np.float32)
+    true_gain = np.array([0.8, 1.1, 0.95, 1.3], dtype=np.float32)
+    raw = ((truth - 0.1 * true_gain[sensor] ** 2) / true_gain[sensor]).astype(np.float32)
+    cal = Calibrator(wp.array(raw), wp.array(sensor), wp.array(truth))
+    for it in range(4):
+        mse, g = cal.step()
+        print(f"it {it}: mse {mse:.6f} grad {g}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,14 @@
+"""Particle helpers shared by the sedimentation scripts."""
+import warp as wp
+
+
+@wp.func
+def drag_accel(v: wp.vec3, c: float):
+    # quadratic drag
+    return -c * wp.length(v) * v
+
+
+@wp.func
+def apply_drag(v: wp.array(dtype=wp.vec3), i: int, c: float, dt: float):
+    a = drag_accel(v[i], c)
+    v[i] += a * dt  # expect: overwrite
