@@ -78,7 +78,7 @@ def pick_reader(readers):
 
 def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg, kernel, op, warp_reported,
                launch=None, head=None, key_extra=(), extra_related=(), primary=None, state=None, readers=None,
-               key=None):
+               key=None, accumulates=False):
     """Report (or count again) one overwrite; ``state``/``readers``: the tape and every reader of the
     array on it, whose adjoints ``read_replay`` replays at backward() to measure the harm."""
     registry = tracker.registry
@@ -97,8 +97,8 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
     if existing is not None:
         # A measured verdict stands until the next measurement (at backward()), not a static one.
         upgrade = existing.severity == "information" and not existing.data.get("harmless_measured") and \
-            registry.attempt("deciding whether the reader's adjoint uses the values",
-                             lambda: harmless_reason(entry)) is None
+            (accumulates or registry.attempt("deciding whether the reader's adjoint uses the values",
+                                             lambda: harmless_reason(entry)) is None)
         if not upgrade:
             registry.bump(key)
             return
@@ -119,8 +119,16 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         message = "%s%s, but `%s` launched %s read it (argument `%s`) earlier on the same tape: " \
                   "its adjoint will replay with the overwritten values." % (
                       head or _head(code, what, arg, op), shared, reader.kernel_name, where, reader_label)
-        harmless = registry.attempt("deciding whether the reader's adjoint uses the values",
-                                    lambda: harmless_reason(entry))
+        harmless = None if accumulates else registry.attempt("deciding whether the reader's adjoint uses the values",
+                                                             lambda: harmless_reason(entry))
+        if accumulates:
+            # Warp clears an array's gradient between its versions only where a launch assigns it.
+            message += (" The array was emptied with zero_()/fill_() and `%s` accumulates into it (`+=` / "
+                        "`wp.atomic_*`) instead of assigning it: Warp clears an array's gradient between its "
+                        "versions only when a launch assigns it, so in backward() `%s`'s adjoint also receives the "
+                        "gradient meant for the earlier version (measured: twice the gradient for two versions), "
+                        "however linear `%s` is. Accumulate into a fresh array (e.g. `wp.zeros_like`) instead of "
+                        "emptying this one." % (op, op, reader.kernel_name))
         if code in ("TW101", "TW102") and not warp_reported and not alias:
             message += " Warp's tracker did not report this."
         elif code == "TW103":
@@ -151,6 +159,8 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
                 "launch": launch, "reader_launch": reader.index}
         if alias:
             data["alias_of"] = reader_what
+        if accumulates:
+            data["gradient_versions_mix"] = True
         if harmless:
             data["harmless"] = harmless
         return Finding(code=code, message=message, location=primary,
@@ -182,9 +192,18 @@ def report_launch_overwrite(tracker, record, access, entry, alias: bool, warp_re
                             readers=None) -> None:
     registry = tracker.registry
     what = registry.attempt("naming a launch argument", lambda: record.access_name(access))
+    # Accumulating into what a zero_()/fill_() on this tape discarded after the reads (a reused buffer):
+    # unlike an accumulator that continues from its old value, the new version does not depend on the
+    # old one, but Warp's backward adds their gradients together.
+    accumulates = state is not None and access.array.__dict__.get("_tw_reset_on") == (
+        state.number, state.generation) and registry.attempt(
+        "deciding whether the launch assigns or accumulates", lambda: bool(
+            record.access_label(access) not in kernel_access(record.kernel).stores
+            and record.access_label(access) in kernel_access(record.kernel).writes), False)
     overwrite(tracker, "TW101", access.array, entry, alias, site=record.site, names=("launch", "launch_tiled"),
                what=what, arg=record.access_label(access), kernel=record.kernel, op=record.kernel_name,
-               warp_reported=warp_reported, launch=record.index, state=state, readers=readers)
+               warp_reported=warp_reported, launch=record.index, state=state, readers=readers,
+               accumulates=accumulates)
 
 
 def report_elements_apart(tracker, record, access, entry) -> None:

@@ -509,6 +509,9 @@ class Tracker:
         self._tell("on_refill", "following a zero_()/fill_()", arr)
         readers = self.readers_of(state, arr)
         if readers:
+            # Its old contents are discarded outside the tape: a launch that then accumulates into it starts
+            # a new version Warp's backward does not separate from the old one (overwrites, TW101).
+            arr.__dict__["_tw_reset_on"] = (state.number, state.generation)
             self.read_replay.before_write(state, arr)
             overwrites.report_zero_fill_overwrite(self, arr, method, *overwrites.pick_reader(readers),
                                                   state=state, readers=readers)
