@@ -46,6 +46,12 @@ class DisabledAdjoint:
         kernel = entry.kernel
         _, source = self.enabled(kernel)
         option = registry.attempt("finding where enable_backward is set", lambda: option_location(kernel, source))
+        factory = None
+        if option is None and source == "kernel":
+            # ``@wp.kernel(enable_backward=not fast)`` in a factory: the call that passed ``fast=True``.
+            factory = registry.attempt("finding the kernel factory's call", lambda: factory_call(kernel))
+            if factory is not None:
+                option = factory[0]
         key = ("TW405", (option.path, option.line) if option is not None else launch_key(entry, record), kernel.key)
         if registry.bump(key):
             return
@@ -56,7 +62,14 @@ class DisabledAdjoint:
             where = {"kernel": "kernel option", "module": "module option",
                      "config": "wp.config.enable_backward"}[source]
             gets = " (%s)" % ", ".join("`%s`" % n for n in upstream) if upstream else ""
-            if option is not None:
+            if factory is not None:
+                message = (
+                    "`%s()` makes `%s` here with its adjoint turned off (`%s` in the factory), but it is launched on "
+                    "a tape that is differentiated%s: tape.backward() silently skips it, so everything upstream of "
+                    "it%s gets no gradient through it." % (factory[1], kernel.key, factory[2], " (line %d)"
+                                                           % launch.line if launch else "", gets))
+                message = message.replace("`%s`" % kernel.key, "`%s`" % warp_seams.kernel_name(kernel), 1)
+            elif option is not None:
                 message = (
                     "enable_backward=False (%s) leaves `%s` without an adjoint, but it is launched on a tape that "
                     "is differentiated%s: tape.backward() silently skips it, so everything upstream of it%s gets "
@@ -71,6 +84,8 @@ class DisabledAdjoint:
             if option is not None and launch is not None:
                 related.append(Related(launch, "`%s` launched on the differentiated tape here" % kernel.key,
                                        "launch"))
+            if factory is not None and factory[3] is not None:
+                related.append(Related(factory[3], "`%s` in the factory" % factory[2], "option"))
             related += rel.kernel_def(kernel, "kernel `%s`" % kernel.key)
             if record is not None:
                 related.extend(rel.caller_chain(record.site))
@@ -130,6 +145,33 @@ def upstream_names(wp, entry: warp_seams.LaunchEntry, record) -> List[str]:
             if name not in out:
                 out.append(name)
     return out
+
+
+def factory_call(kernel):
+    """(location of the call, factory name, the option's text, its location) for a kernel a user
+    function made with ``enable_backward=<expression>`` in its decorator; None otherwise."""
+    made = getattr(kernel, "__dict__", {}).get("_tw_made_at")
+    func = getattr(kernel, "func", None)
+    code = getattr(func, "__code__", None)
+    if made is None or len(made.snaps) < 2 or code is None:
+        return None
+    lines = linecache.getlines(code.co_filename, getattr(func, "__globals__", None))
+    kdef = def_location(func)
+    last = kdef.line if kdef is not None else code.co_firstlineno
+    option = None
+    for i in range(code.co_firstlineno - 1, min(last, len(lines))):
+        text = lines[i]
+        if "enable_backward" in text:
+            start = text.index("enable_backward")
+            end = text.find(")", start)
+            option = (text[start:end if end > 0 else len(text)].strip().rstrip(","),
+                      Location(code.co_filename, i + 1, start + 1))
+            break
+    if option is None:
+        return None
+    factory = made.snaps[0].f_code.co_name
+    call = made.snaps[1].location((factory,))
+    return (call, factory, option[0], option[1]) if call is not None else None
 
 
 def option_location(kernel, source: str) -> Optional[Location]:

@@ -218,6 +218,23 @@ def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callab
 
     array_cls.__init__ = array_init
 
+    # -- where a kernel factory made a kernel (TW405: the factory call that turned its backward off) --
+    kernel_cls = getattr(ctx, "Kernel", None)
+    orig_kernel_init = getattr(kernel_cls, "__init__", None)
+    if orig_kernel_init is not None:
+
+        @functools.wraps(orig_kernel_init)
+        def kernel_init(self, *args, **kwargs):
+            orig_kernel_init(self, *args, **kwargs)
+            try:
+                chain = frames.user_frames(sys._getframe(1), limit=2)
+                if len(chain) == 2 and chain[0].f_code.co_name != "<module>":
+                    self.__dict__["_tw_made_at"] = Site([FrameSnap(f) for f in chain])
+            except Exception as exc:
+                registry.internal_error("recording where a kernel was made", exc)
+
+        kernel_cls.__init__ = kernel_init
+
     # -- zero_ / fill_ (Warp never tracks them) ---------------------------
     def wrap_inplace(name):
         orig = getattr(array_cls, name)
