@@ -9,6 +9,7 @@ newest) are wrapped; nothing depends on a version string:
   around ``backward`` also the backward-time checks),
 - ``array.mark_write`` (Warp's report, replaced by a flag: no host copy),
 - ``array.__init__`` (allocation sites), ``zero_`` / ``fill_``,
+- ``Kernel.__init__`` (where a user function made a kernel: a factory's call),
 - ``wp.copy`` (also reached by ``wp.clone`` and ``array.assign``),
 - ``codegen.log_warning`` (Warp's intra-kernel warnings at codegen).
 
