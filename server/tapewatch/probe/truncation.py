@@ -425,6 +425,8 @@ def _checksum(arr) -> Optional[int]:
     try:
         if int(getattr(arr, "size", 0) or 0) > MAX_CHECKSUM_ELEMENTS:
             return None
+        if getattr(getattr(arr, "device", None), "is_capturing", False):
+            return None  # a CUDA graph capture cannot be read back from (nor may a copy be enqueued in it)
         return zlib.crc32(arr.numpy().tobytes())
     except Exception:
         return None
