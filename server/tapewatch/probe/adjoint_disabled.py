@@ -66,9 +66,8 @@ class DisabledAdjoint:
                 message = (
                     "`%s()` makes `%s` here with its adjoint turned off (`%s` in the factory), but it is launched on "
                     "a tape that is differentiated%s: tape.backward() silently skips it, so everything upstream of "
-                    "it%s gets no gradient through it." % (factory[1], kernel.key, factory[2], " (line %d)"
-                                                           % launch.line if launch else "", gets))
-                message = message.replace("`%s`" % kernel.key, "`%s`" % warp_seams.kernel_name(kernel), 1)
+                    "it%s gets no gradient through it." % (factory[1], warp_seams.kernel_name(kernel), factory[2],
+                                                           " (line %d)" % launch.line if launch else "", gets))
             elif option is not None:
                 message = (
                     "enable_backward=False (%s) leaves `%s` without an adjoint, but it is launched on a tape that "

@@ -136,13 +136,19 @@ def _prefixes(path: str) -> List[str]:
 
 def analyze_source(source: str, first_line: int, globals_: Optional[dict] = None) -> KernelAccess:
     """Analyse a ``def`` (kernel or function) given its source and file line."""
+    func = _parse_def(source)
+    return EMPTY if func is None else _analyze_def(func, first_line, globals_)
+
+
+def _parse_def(source: str) -> Optional[ast.FunctionDef]:
     try:
         tree = ast.parse(textwrap.dedent(source))
     except (SyntaxError, ValueError):
-        return EMPTY
-    func = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
-    if func is None:
-        return EMPTY
+        return None
+    return next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
+
+
+def _analyze_def(func: ast.FunctionDef, first_line: int, globals_: Optional[dict] = None) -> KernelAccess:
     params = [a.arg for a in func.args.args]
     # Parsed line 1 is the first line of the source (a decorator, if any).
     visitor = _AccessVisitor(set(params), first_line - 1, globals_ or {})
@@ -407,13 +413,11 @@ class _AccessVisitor(ast.NodeVisitor):
         if not source or getattr(target, "func", None) is None:
             return None
         code = target.func.__code__
-        access = analyze_source(source, code.co_firstlineno, getattr(target.func, "__globals__", {}))
+        fdef = _parse_def(source)
+        access = EMPTY if fdef is None else _analyze_def(fdef, code.co_firstlineno,
+                                                          getattr(target.func, "__globals__", {}))
         params = code.co_varnames[: code.co_argcount]
-        try:
-            fdef = next(n for n in ast.parse(textwrap.dedent(source)).body if isinstance(n, ast.FunctionDef))
-            arrays = _array_params(fdef)
-        except (StopIteration, SyntaxError, ValueError):
-            fdef, arrays = None, set(params)
+        arrays = _array_params(fdef) if fdef is not None else set(params)
         out = {}
         for i, p in enumerate(params):
             # A value parameter (``l: wp.vec3``) is the function's own copy: storing into it writes nothing

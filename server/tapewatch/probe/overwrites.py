@@ -197,13 +197,17 @@ def report_launch_overwrite(tracker, record, access, entry, alias: bool, warp_re
     # old one, but Warp's backward adds their gradients together.
     accumulates = state is not None and access.array.__dict__.get("_tw_reset_on") == (
         state.number, state.generation) and registry.attempt(
-        "deciding whether the launch assigns or accumulates", lambda: bool(
-            record.access_label(access) not in kernel_access(record.kernel).stores
-            and record.access_label(access) in kernel_access(record.kernel).writes), False)
+        "deciding whether the launch assigns or accumulates", lambda: _accumulates(record, access), False)
     overwrite(tracker, "TW101", access.array, entry, alias, site=record.site, names=("launch", "launch_tiled"),
                what=what, arg=record.access_label(access), kernel=record.kernel, op=record.kernel_name,
                warp_reported=warp_reported, launch=record.index, state=state, readers=readers,
                accumulates=accumulates)
+
+
+def _accumulates(record, access) -> bool:
+    """The launch writes this argument by accumulating (``+=``, atomics), never by assigning it."""
+    facts, label = kernel_access(record.kernel), record.access_label(access)
+    return label in facts.writes and label not in facts.stores
 
 
 def report_elements_apart(tracker, record, access, entry) -> None:
@@ -469,8 +473,7 @@ def _function_intra(registry, name: str, path: str, param: str, line: int) -> Fi
     if callers:
         message += " Kernel `%s`, launched on a tape, does so: write the result to another array." % (
             callers[0].data.get("kernel"))
-        related = [Related(Location(c.location.path, c.location.line, c.location.column),
-                           "kernel `%s` calls it here, on a tape" % c.data.get("kernel"), "caller")
+        related = [Related(c.location, "kernel `%s` calls it here, on a tape" % c.data.get("kernel"), "caller")
                    for c in callers[:4] if c.location is not None]
     else:
         message += " No kernel launched on a tape in this run passed it one it had read."

@@ -169,8 +169,9 @@ class Truncation:
         mark = _mark(state)
         mark.differentiated = True
         mark.backward_site = site
-        mark.parameters = _parameters(state)
-        mark.values = {key: _checksum(arr) for key, arr in _parameter_arrays(state).items()}
+        accesses = _parameter_accesses(state)
+        mark.parameters = _parameters(state, accesses)
+        mark.values = {key: _checksum(arr) for key, (arr, _, _) in accesses.items()}
         # A backward seeded by hand (no loss) chains adjoints itself, as checkpointing does
         # (the forward run untaped, each segment re-recorded and seeded from the next).
         seeded_by_hand = (args[0] if args else (kwargs or {}).get("loss")) is None
@@ -182,7 +183,7 @@ class Truncation:
                 if not seeded_by_hand:
                     self._report_untaped(origin, record, access, shared, site, state)
             elif shared:
-                self._report(origin, record, access, shared, mark, _stepped(state, origin.mark, mark))
+                self._report(origin, record, access, shared, mark, _stepped(origin.mark, mark))
         for copy, record, access in state.__dict__.pop("host_copies", []):
             # A tape that records functions may give such a step its adjoint itself (record_func).
             if not seeded_by_hand and mark.parameters and not _records_functions(tape):
@@ -395,27 +396,29 @@ def _mark(state) -> TapeMark:
     return mark
 
 
-def _parameters(state) -> Dict[int, str]:
-    """The arrays with gradients a tape reads and never writes (its parameters), by identity."""
-    written = {id(x.array) for r in state.launches for x in r.accesses if x.write}
+def _parameters(state, accesses: Optional[Dict[int, tuple]] = None) -> Dict[int, str]:
+    """The arrays with gradients a tape reads and never writes (its parameters), by identity: their names."""
     out: Dict[int, str] = {}
+    for key, (_, r, x) in (accesses if accesses is not None else _parameter_accesses(state)).items():
+        try:
+            out[key] = r.access_name(x) or r.access_label(x)
+        except Exception:
+            out[key] = r.access_label(x)
+    return out
+
+
+def _parameter_accesses(state) -> Dict[int, tuple]:
+    """id(parameter) -> (the array, the first launch record that read it, that access)."""
+    written = {id(x.array) for r in state.launches for x in r.accesses if x.write}
+    out: Dict[int, tuple] = {}
     for r in state.launches:
         for x in r.accesses:
             if x.read and id(x.array) not in written and differentiable(x.array) and id(x.array) not in out:
-                try:
-                    out[id(x.array)] = r.access_name(x) or r.access_label(x)
-                except Exception:
-                    out[id(x.array)] = r.access_label(x)
+                out[id(x.array)] = (x.array, r, x)
     return out
 
 
 MAX_CHECKSUM_ELEMENTS = 1 << 20
-
-
-def _parameter_arrays(state) -> Dict[int, object]:
-    written = {id(x.array) for r in state.launches for x in r.accesses if x.write}
-    return {id(x.array): x.array for r in state.launches for x in r.accesses
-            if x.read and id(x.array) not in written and differentiable(x.array)}
 
 
 def _checksum(arr) -> Optional[int]:
@@ -432,16 +435,15 @@ def _checksum(arr) -> Optional[int]:
         return None
 
 
-def _stepped(state, earlier: TapeMark, later: TapeMark) -> bool:
-    """Every parameter both tapes read changed its values between their backward() calls."""
-    arrays = _parameter_arrays(state)
+def _stepped(earlier: TapeMark, later: TapeMark) -> bool:
+    """Every parameter both tapes read changed its values between their backward() calls (each
+    mark's checksums were taken at its own backward())."""
     shared = [key for key in later.parameters if key in earlier.parameters]
     if not shared:
         return False
     for key in shared:
-        before = earlier.values.get(key)
-        arr = arrays.get(key)
-        if before is None or arr is None or _checksum(arr) == before:
+        before, now = earlier.values.get(key), later.values.get(key)
+        if before is None or now is None or now == before:
             return False
     return True
 
