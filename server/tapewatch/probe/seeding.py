@@ -20,13 +20,11 @@ Two mismatches are caught, each measured on what the program did:
 
 from __future__ import annotations
 
-import ast
-import linecache
 from typing import Any, Dict, List, NamedTuple, Optional
 
 from .. import codes
-from ..model import Finding, Location, Related
-from . import frames
+from ..model import Finding, Related
+from . import frames, objectives
 from .sites import Site
 
 
@@ -34,6 +32,8 @@ class Leaf(NamedTuple):
     key: tuple  # (shape, dtype name)
     nonzero: bool
     crc: Optional[int]  # of its values: a chained segment's output holds the same values
+    grad_crc: Optional[int]  # of its adjoint: what the next segment's seed of that output must hold
+    array: Any
 
 
 class Seeding:
@@ -70,9 +70,13 @@ class Seeding:
         self._check_chain(state, outputs, seeds, site)
 
     def after_backward(self, tape, state) -> None:
-        self._previous = [Leaf(_key(a), _nonzero(getattr(a, "grad", None)), _crc(a)) for a in _leaves(state)]
+        self._previous = []
+        for a in _leaves(state):
+            g = getattr(a, "grad", None)
+            nonzero = _nonzero(g)
+            self._previous.append(Leaf(_key(a), nonzero, _crc(a), _crc(g) if nonzero else None, a))
 
-    # -- sum versus mean -------------------------------------------------------
+    # -- the seed versus the objective ------------------------------------------
     def _check_mean(self, state, seeds, backward_site: Site) -> None:
         registry = self.tracker.registry
         for arr, values, seed_site in seeds:
@@ -80,41 +84,45 @@ class Seeding:
                 continue
             flat = values.reshape(-1)
             c = float(flat[0])
-            n = int(values.size)
-            # A uniform seed c over n elements differentiates c times their sum; their mean needs 1/n.
-            if c == 0.0 or not (flat == flat[0]).all() or abs(c * n - 1.0) <= 1e-3:
+            if c == 0.0 or not (flat == flat[0]).all():
                 continue
-            names = self._names(state, arr)
-            mean, name = None, None
-            for candidate in names:
-                mean = _mean_of(candidate, seed_site) or _mean_of(candidate, backward_site)
-                if mean is not None:
-                    name = candidate
-                    break
-            if mean is None:
+            found = self._objective(state, arr, seed_site, backward_site)
+            if found is None:
                 continue
-            key = ("TW204", "mean", seed_site.key(), name)
+            name, objective = found
+            finding = _mismatch(objective, c, int(values.size), name, seed_site)
+            if finding is None:
+                continue
+            message, data = finding
+            key = ("TW204", objective.kind, seed_site.key(), name)
             if registry.bump(key):
                 continue
-            factor = c * n
-            if c == 1.0:
-                seeded = "with ones over the %d elements of `%s`, which differentiates their sum" % (n, name)
-            else:
-                seeded = "with %.6g over the %d elements of `%s`, which differentiates %.6g times their sum" % (
-                    c, n, name, c)
-            message = ("The backward pass is seeded %s, but the program uses their mean (line %d), whose seed is "
-                       "1/%d: the gradient is %.6g times the gradient of that loss. Seed with 1/%d "
-                       "(`wp.full(%d, 1.0 / %d)`, or `fill_(1.0 / %s.size)`), or average inside the kernel."
-                       % (seeded, mean.line, n, factor, n, n, n, name))
-            related = [Related(mean, "the mean of `%s` the program uses" % name, "objective")]
+            related = [Related(objective.location, "the %s of `%s` the program uses" % (
+                "mean" if objective.kind == "mean" else "weighted sum", name), "objective")]
             back = backward_site.location((".backward", "backward"))
             if back is not None and seed_site is not backward_site:
                 related.append(Related(back, "the backward() seeded here", "backward"))
             registry.report(key, Finding(
                 code="TW204", message=message, location=seed_site.location(("fill_", "assign", "backward")),
                 severity=codes.severity("TW204"), related=related,
-                data={"array": name, "elements": n, "kind": "sum-vs-mean", "factor": factor, "seed": c}),
-                arrays=[arr])
+                data=dict(data, array=name, elements=int(values.size), seed=c)), arrays=[arr])
+
+    def _objective(self, state, arr, seed_site: Site, backward_site: Site):
+        """``(name, Objective)``: what the program computes from ``arr`` near the seed or the backward()."""
+        frame = frames.innermost_user_frame()
+        for candidate in self._names(state, arr):
+            for site in (seed_site, backward_site):
+                snap = site.primary
+                if snap is None:
+                    continue
+                namespaces = [snap.f_globals]
+                if frame is not None and frame.f_code is snap.f_code:
+                    namespaces.insert(0, frame.f_locals)  # the live frame: its weights are in reach
+                found = self.tracker.registry.attempt(
+                    "reading the objective", lambda: objectives.find(candidate, snap.f_code.co_filename, namespaces))
+                if found is not None:
+                    return candidate, found
+        return None
 
     def _names(self, state, arr) -> List[str]:
         """What the program calls ``arr``: at the launch that wrote it, and in the frames around backward()."""
@@ -159,6 +167,7 @@ class Seeding:
         values = {leaf.crc for leaf in previous if leaf.crc is not None}
         if not any(_crc(a) in values for a in outputs):
             return  # not a continuation: no output here holds what the previous tape started from
+        self._check_sources(state, previous, seeds)
         for key, wanted in carried.items():
             group = [a for a in outputs if _key(a) == key]
             got = [a for a in group if id(a) in seeded]
@@ -166,6 +175,41 @@ class Seeding:
                 continue  # nothing of this kind is seeded here at all, or all of it is
             missing = [a for a in group if id(a) not in seeded][: wanted - len(got)]
             self._report_partial(state, missing, got, backward_site, wanted)
+
+    def _check_sources(self, state, previous: List[Leaf], seeds) -> None:
+        """An output seeded with the adjoint of another input of the previous segment than its own copy
+        (``v_mid.grad.assign(x_cp.grad)``): its own adjoint is lost and the other one counted twice."""
+        for arr, values, seed_site in seeds:
+            if values is None or not (values != 0).any():
+                continue
+            own = [leaf for leaf in previous if leaf.crc is not None and leaf.crc == _crc(arr)]
+            if len(own) != 1 or own[0].grad_crc is None:
+                continue  # no unique counterpart to tell which adjoint belongs here
+            seed_crc = _crc_of(values)
+            if seed_crc == own[0].grad_crc:
+                continue
+            source = next((leaf for leaf in previous if leaf is not own[0] and leaf.grad_crc == seed_crc), None)
+            if source is None:
+                continue
+            self._report_source(state, arr, own[0], source, seed_site)
+
+    def _report_source(self, state, arr, own: Leaf, source: Leaf, seed_site: Site) -> None:
+        registry = self.tracker.registry
+        name = self._display_name(state, arr)
+        own_name = registry.attempt("naming an array", lambda: frames.name_by_identity(own.array)) or "its copy"
+        source_name = registry.attempt("naming an array", lambda: frames.name_by_identity(source.array)) or \
+            "another input"
+        key = ("TW204", "source", seed_site.key(), name)
+        if registry.bump(key):
+            return
+        message = ("This backward continues a chain of tapes, and `%s` is seeded with the adjoint of `%s`, but "
+                   "the previous segment started from `%s`'s values in `%s`: seed it from `%s.grad`. As it is, "
+                   "`%s`'s share of the gradient from the later segments is lost and `%s`'s is counted twice."
+                   % (name, source_name, name, own_name, own_name, own_name, source_name))
+        registry.report(key, Finding(
+            code="TW204", message=message, location=seed_site.location(("assign", "fill_", "copy", "backward")),
+            severity=codes.severity("TW204"), data={"kind": "wrong-source", "seeded": name, "from": source_name,
+                                                    "expected": own_name}), arrays=[arr])
 
     def _report_partial(self, state, missing, got, backward_site: Site, wanted: int) -> None:
         registry = self.tracker.registry
@@ -234,10 +278,14 @@ def _key(arr) -> tuple:
 
 
 def _crc(arr) -> Optional[int]:
+    values = _host(arr) if getattr(arr, "size", 0) <= (1 << 22) else None
+    return _crc_of(values) if values is not None else None
+
+
+def _crc_of(values) -> int:
     import zlib  # noqa: PLC0415
 
-    values = _host(arr) if getattr(arr, "size", 0) <= (1 << 22) else None
-    return zlib.crc32(values.tobytes()) if values is not None else None
+    return zlib.crc32(values.tobytes())
 
 
 def _host(g):
@@ -252,58 +300,34 @@ def _nonzero(g) -> bool:
     return values is not None and bool((values != 0).any())
 
 
-def _mean_of(name: str, site: Site) -> Optional[Location]:
-    """A line in the site's file that averages ``name`` (``name.numpy().mean()``, ``np.mean(name...)``).
+def _mismatch(objective, c: float, n: int, name: str, seed_site: Site):
+    """``(message, data)`` when a uniform seed ``c`` over ``n`` elements is not the objective's derivative."""
+    import os  # noqa: PLC0415
 
-    None when the same file also sums ``name`` (``np.sum(name...)``, ``name.numpy().sum()`` not
-    divided): the program may well optimise the sum, as the seed says, and only report the mean;
-    and a mean under a square root is a root-mean-square, a metric rather than the objective."""
-    snap = site.primary
-    if snap is None:
+    import numpy as np  # noqa: PLC0415
+
+    line = "line %d" % objective.location.line
+    snap = seed_site.primary
+    if snap is None or snap.f_code.co_filename != objective.location.path:
+        line = "%s:%d" % (os.path.basename(objective.location.path), objective.location.line)
+    seeded = ("with ones over the %d elements of `%s`" % (n, name) if c == 1.0 else
+              "with %.6g over the %d elements of `%s`" % (c, n, name))
+    if objective.kind == "mean":
+        if abs(c * n - 1.0) <= 1e-3:
+            return None
+        factor = c * n
+        differentiates = "their sum" if c == 1.0 else "%.6g times their sum" % c
+        return (("The backward pass is seeded %s, which differentiates %s, but the program uses their mean "
+                 "(%s), whose seed is 1/%d: the gradient is %.6g times the gradient of that loss. Seed with "
+                 "1/%d (`wp.full(%d, 1.0 / %d)`, or `fill_(1.0 / %s.size)`), or average inside the kernel."
+                 % (seeded, differentiates, line, n, factor, n, n, n, name)),
+                {"kind": "sum-vs-mean", "factor": factor})
+    weights = objective.weights
+    if weights is None or weights.size != n or np.allclose(weights, c, rtol=1e-4, atol=0.0):
         return None
-    path = snap.f_code.co_filename
-    try:
-        tree = ast.parse("".join(linecache.getlines(path, snap.f_globals)))
-    except (SyntaxError, ValueError):
-        return None
-    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-    found = None
-    for node in ast.walk(tree):
-        if not isinstance(node, (ast.Call, ast.BinOp)):
-            continue
-        if isinstance(node, ast.Call) and _method(node) == "sum" and not _divided(node, parents):
-            if any(_mentions(s, name) for s in [node.func.value] + list(node.args)):
-                return None  # the sum is taken too
-            continue
-        if isinstance(node, ast.Call) and _method(node) == "mean":
-            subject = [node.func.value] + list(node.args)
-        elif isinstance(node, ast.Call) and _method(node) == "average":
-            subject = list(node.args)
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and isinstance(node.left, ast.Call) and \
-                _method(node.left) == "sum":
-            subject = [node.left.func.value] + list(node.left.args)
-        else:
-            continue
-        if found is None and any(_mentions(s, name) for s in subject) and not _under_sqrt(node, parents):
-            found = Location(path, node.lineno, node.col_offset + 1)
-    return found
-
-
-def _method(call: ast.Call) -> Optional[str]:
-    return call.func.attr if isinstance(call.func, ast.Attribute) else None
-
-
-def _divided(node, parents) -> bool:
-    parent = parents.get(id(node))
-    return isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Div) and parent.left is node
-
-
-def _under_sqrt(node, parents) -> bool:
-    parent = parents.get(id(node))
-    return isinstance(parent, ast.Call) and (_method(parent) == "sqrt" or
-                                             isinstance(parent.func, ast.Name) and parent.func.id == "sqrt")
-
-
-def _mentions(expr, name: str) -> bool:
-    return any(ast.unparse(n) == name for n in ast.walk(expr) if isinstance(n, (ast.Name, ast.Attribute,
-                                                                                  ast.Subscript)))
+    shown = ", ".join("%.4g" % w for w in weights[:6]) + (", ..." if n > 6 else "")
+    return (("The backward pass is seeded %s, but the program's objective weights them (%s: %s): the "
+             "gradient is that of a different combination of the terms. Seed with the weights "
+             "(`grads={%s: wp.array(weights, dtype=float)}`), or weight inside the kernel."
+             % (seeded, line, shown, name)),
+            {"kind": "sum-vs-weighted", "weights": [float(w) for w in weights[:16]]})

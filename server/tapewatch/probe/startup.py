@@ -132,9 +132,10 @@ def sensors(tracker) -> list:
     from .seeding import Seeding  # noqa: PLC0415
     from .stale_accumulators import StaleAccumulators  # noqa: PLC0415
     from .step_size import StepSize  # noqa: PLC0415
+    from .summed_backwards import SummedBackwards  # noqa: PLC0415
     from .truncation import Truncation  # noqa: PLC0415
     from .usage import KernelUsage  # noqa: PLC0415
 
     return [RetainGradWriters(tracker), GradReads(tracker), NumpyViews(tracker), Seeding(tracker),
             ReplayedAtomics(tracker), Truncation(tracker), StepSize(tracker), FixedPoint(tracker),
-            StaleAccumulators(tracker), KernelUsage(tracker), RerecordedTape(tracker)]
+            StaleAccumulators(tracker), KernelUsage(tracker), RerecordedTape(tracker), SummedBackwards(tracker)]

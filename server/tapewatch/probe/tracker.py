@@ -538,6 +538,8 @@ class Tracker:
     def on_numpy(self, arr) -> None:
         """The script took ``arr.numpy()`` (a read, and on the CPU a writable view)."""
         self._zeroed_read(arr, "`.numpy()`")
+        if "_tw_grad_of_backward" in arr.__dict__:  # a gradient a backward filled, read after its tape is done
+            self._tell("on_gradient_numpy", "checking a gradient's .numpy()", arr)
         if not self._live:
             return
         self._tell("on_numpy", "checking a .numpy() call", arr)

@@ -1,0 +1,136 @@
+"""TW202: a second backward() adds to a gradient the program already took as a result.
+
+Two objectives differentiated one after the other (a task cost and a
+clearance cost, a loss and a regulariser the program combines itself) need
+the gradients zeroed in between: Warp's backward adds into ``.grad``.  The
+signature, seen on the values:
+
+1. a backward fills a parameter's gradient, and the program copies it out
+   (``g1 = q.grad.numpy().copy()``: it keeps that gradient as a result);
+2. another backward runs while that gradient is still there, unchanged, and
+   the parameter unchanged too (no optimizer step: that is TW202's other
+   form, in ``accumulation``);
+3. the program reads the gradient again: it gets the sum of both.
+
+Reported at the second backward() once step 3 happens.  Gradients summed on
+purpose (micro-batches) are read once, after the last backward, or only
+logged in between (no copy kept): neither is reported.
+"""
+
+from __future__ import annotations
+
+import linecache
+import re
+from typing import List, Optional
+
+from .. import codes
+from ..model import Finding, Related
+from . import frames
+from .sites import Site
+from .tracker import differentiable
+
+MAX_ELEMENTS = 1 << 22
+_KEPT = re.compile(r"\.copy\(|np\.(?:array|copy)\(|numpy\.(?:array|copy)\(|\.clone\(|list\(|\.tolist\(")
+
+
+class SummedBackwards:
+    def __init__(self, tracker):
+        self.tracker = tracker
+        self.serial = 0  # backward() calls seen
+
+    def before_backward(self, tape, state, site: Site, args=(), kwargs=None) -> None:
+        for arr in _leaves(state):
+            grad = arr.grad
+            kept = grad.__dict__.get("_tw_kept")
+            filled = grad.__dict__.get("_tw_filled_by")
+            if kept is None or filled is None or kept[0] != filled[0]:
+                continue  # not copied out since the backward that filled it
+            serial, grad_print, value_print, backward_site = filled
+            if grad_print is None or _fingerprint(grad) != grad_print or _fingerprint(arr) != value_print:
+                continue  # zeroed or changed since, or the parameter stepped (accumulation's case)
+            grad.__dict__["_tw_summed"] = (serial, arr, backward_site, kept[1], site)
+
+    def after_backward(self, tape, state) -> None:
+        self.serial += 1
+        for arr in _leaves(state):
+            grad = arr.grad
+            if "_tw_summed" in grad.__dict__ and grad.__dict__["_tw_summed"][0] != self.serial - 1:
+                grad.__dict__.pop("_tw_summed")
+            grad.__dict__["_tw_filled_by"] = (self.serial, _fingerprint(grad, nonzero=True), _fingerprint(arr),
+                                              Site.here())
+
+    def on_seed_write(self, arr) -> None:
+        """A zero_()/fill_()/copy into a gradient: whatever it held is no longer summed into."""
+        arr.__dict__.pop("_tw_summed", None)
+        arr.__dict__.pop("_tw_kept", None)
+
+    def on_gradient_numpy(self, arr) -> None:
+        filled = arr.__dict__.get("_tw_filled_by")
+        if filled is None:
+            return
+        summed = arr.__dict__.pop("_tw_summed", None)
+        site = Site.here()
+        if summed is not None:
+            self._report(summed, site)
+        elif _keeps_copy(site):
+            arr.__dict__["_tw_kept"] = (filled[0], site)
+
+    def _report(self, summed, read_again: Site) -> None:
+        _, arr, first_backward, first_read, second_backward = summed
+        registry = self.tracker.registry
+        key = ("TW202", "summed", second_backward.key())
+        if registry.bump(key):
+            return
+        name = registry.attempt("naming a parameter", lambda: frames.name_by_identity(arr)) or "the parameter"
+        location = second_backward.location((".backward", "backward"))
+        first_at = first_read.location(("numpy",))
+        related: List[Related] = [
+            Related(first_backward.location((".backward", "backward")),
+                    "the previous backward, whose gradient is still in `%s.grad`" % name, "previous-backward"),
+            Related(first_at, "the program keeps that gradient here", "read"),
+            Related(read_again.location(("numpy",)), "and reads the sum of both here", "read"),
+        ]
+        message = ("`%s.grad` still holds the previous backward's gradient (line %d), which the program copied out "
+                   "(line %d): this backward adds to it, so what the program reads next is the sum of both "
+                   "gradients. Zero the gradients between the two backward passes (the first tape's zero(), or "
+                   "`%s.grad.zero_()`)." % (name, related[0].location.line, first_at.line, name))
+        registry.report(key, Finding(
+            code="TW202", message=message, location=location, severity=codes.severity("TW202"),
+            related=related, data={"array": name, "kind": "summed-objectives"}), arrays=[arr])
+
+
+def _leaves(state) -> list:
+    """Float arrays the tape read and never wrote, with a gradient of bounded size."""
+    written = {id(a.array) for r in state.launches for a in r.accesses if a.write}
+    seen, out = set(), []
+    for record in state.launches:
+        for access in record.accesses:
+            arr = access.array
+            if not access.read or id(arr) in seen or id(arr) in written:
+                continue
+            seen.add(id(arr))
+            if differentiable(arr) and getattr(arr, "grad", None) is not None and arr.size <= MAX_ELEMENTS:
+                out.append(arr)
+    return out
+
+
+def _keeps_copy(site: Site) -> bool:
+    """The statement that read the gradient keeps a copy of it (``.numpy().copy()``, ``np.array(...)``)."""
+    snap = site.primary
+    if snap is None:
+        return False
+    line = linecache.getline(snap.f_code.co_filename, snap.f_lineno, snap.f_globals)
+    return bool(_KEPT.search(line))
+
+
+def _fingerprint(arr, nonzero: bool = False) -> Optional[int]:
+    """A CRC of the values (None when NumPy cannot view them, or all are zero and ``nonzero`` is asked)."""
+    import zlib  # noqa: PLC0415
+
+    try:
+        values = arr.numpy()
+    except Exception:
+        return None
+    if nonzero and not values.any():
+        return None
+    return zlib.crc32(values.tobytes())
