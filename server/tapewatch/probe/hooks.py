@@ -11,6 +11,8 @@ newest) are wrapped; nothing depends on a version string:
 - ``array.__init__`` (allocation sites), ``zero_`` / ``fill_``,
 - ``Kernel.__init__`` (where a user function made a kernel: a factory's call),
 - ``wp.copy`` (also reached by ``wp.clone`` and ``array.assign``),
+- ``warp.utils.array_sum`` / ``array_inner`` / ``array_scan`` (native
+  reductions no tape records),
 - ``codegen.log_warning`` (Warp's intra-kernel warnings at codegen).
 
 A hook that fails becomes a visible internal-error finding (TW910) and
@@ -290,3 +292,33 @@ def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callab
     ctx.copy = copy
     if getattr(wp, "copy", None) is orig_copy:
         wp.copy = copy
+
+    # -- reductions no tape records (warp.utils: native code, no adjoint) --
+    utils = warp_seams.utils_module(wp)
+
+    def wrap_untaped_op(name: str, inputs: Callable, output: Callable) -> None:
+        orig = getattr(utils, name, None)
+        if orig is None:
+            return
+
+        @functools.wraps(orig)
+        def op(*args, **kwargs):
+            result = orig(*args, **kwargs)
+            if not standing_aside() and tracker.recording_tape() is not None:
+                guarded("following %s" % name, lambda: tracker.on_untaped_op(
+                    "wp.utils.%s" % name, inputs(args, kwargs), output(args, kwargs, result)))
+            return result
+
+        setattr(utils, name, op)
+
+    def arg(position: int, keyword: str):
+        return lambda args, kwargs: args[position] if len(args) > position else kwargs.get(keyword)
+
+    def returned(position: int, keyword: str):
+        given = arg(position, keyword)
+        return lambda args, kwargs, result: given(args, kwargs) if given(args, kwargs) is not None else (
+            result if isinstance(result, array_cls) else None)
+
+    wrap_untaped_op("array_sum", lambda a, k: [arg(0, "values")(a, k)], returned(1, "out"))
+    wrap_untaped_op("array_inner", lambda a, k: [arg(0, "a")(a, k), arg(1, "b")(a, k)], returned(2, "out"))
+    wrap_untaped_op("array_scan", lambda a, k: [arg(0, "in_array")(a, k)], returned(1, "out_array"))

@@ -535,6 +535,15 @@ class Tracker:
                 self._note_untaped(acc.array, "launch", kernel, args)
         self._tell("on_untaped_launch", "checking an untaped launch", kernel, accesses)
 
+    def on_untaped_op(self, name: str, inputs: list, output) -> None:
+        """A Warp library operation no tape records (``wp.utils.array_sum``) ran while a tape records."""
+        arrays = [a for a in inputs if isinstance(a, self.wp.array)]
+        if output is None or not isinstance(output, self.wp.array):
+            return
+        accesses = [Access(n, "", a, True, False) for n, a in enumerate(arrays)]
+        accesses.append(Access(len(arrays), "", output, False, True))
+        self._tell("on_untaped_op_accesses", "following an operation no tape records", name, accesses)
+
     def on_numpy(self, arr) -> None:
         """The script took ``arr.numpy()`` (a read, and on the CPU a writable view)."""
         self._zeroed_read(arr, "`.numpy()`")

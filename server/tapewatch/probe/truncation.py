@@ -35,11 +35,12 @@ class TapeMark:
     """What a carried value remembers of the tape that computed it (no arrays: nothing kept alive)."""
 
     __slots__ = ("number", "differentiated", "backward_site", "parameters", "created", "untaped", "off_tape",
-                 "values")
+                 "values", "op")
 
     def __init__(self, number: int, created: Optional[Site] = None, untaped: bool = False):
         self.untaped = untaped  # values computed by launches no tape recorded (a warm-up before the tape)
         self.off_tape = False  # untaped: launched with record_tape=False while a tape was recording
+        self.op: Optional[str] = None  # untaped: a library operation no tape records (``wp.utils.array_sum``)
         self.number = number
         self.created = created  # where the tape object was made (a tape per window: in the loop)
         self.differentiated = False
@@ -138,6 +139,21 @@ class Truncation:
 
     def on_untaped_kernel_accesses(self, kernel, accesses) -> None:
         """An untaped launch carries the origin of what it reads to what it writes."""
+        self._carry(warp_seams.kernel_name(kernel), accesses)
+
+    def on_untaped_op_accesses(self, name: str, accesses) -> None:
+        """``wp.utils.array_sum`` and its kin while a tape records: Warp gives them no adjoint, so the
+        gradient stops at their output whatever computed their input."""
+        reads = {id(a.array): self._name(a.array) for a in accesses if a.read and differentiable(a.array)}
+        written = [a.array for a in accesses if a.write and differentiable(a.array)]
+        if not reads or not written:
+            return
+        mark = TapeMark(-1, untaped=True)
+        mark.parameters, mark.off_tape, mark.op = reads, True, name
+        for arr in written:
+            arr.__dict__["_tw_origin"] = Origin(mark, Site.here(), name, None)
+
+    def _carry(self, name: str, accesses) -> None:
         origin = next((a.array.__dict__.get("_tw_origin") for a in accesses
                        if a.read and a.array.__dict__.get("_tw_origin") is not None), None)
         if origin is None:
@@ -153,7 +169,7 @@ class Truncation:
                     mark.parameters = {id(a.array): self._name(a.array) for a in accesses
                                        if a.read and not a.write and differentiable(a.array)}
                     mark.off_tape = True
-                origin = Origin(mark, Site.here(), warp_seams.kernel_name(kernel), None)
+                origin = Origin(mark, Site.here(), name, None)
                 for a in accesses:
                     if a.write:
                         a.array.__dict__["_tw_origin"] = origin
@@ -324,7 +340,13 @@ class Truncation:
         what = registry.attempt("naming an array", lambda: record.access_name(access)) or \
             record.access_label(access)
         params = ", ".join("`%s`" % n for n in shared[:3])
-        if origin.mark.off_tape:
+        if origin.mark.op:
+            message = (
+                "`%s` computes `%s` from %s while the tape records, but no tape records it (Warp gives it no "
+                "adjoint), and the tape then continues from `%s`: the gradient with respect to %s stops there "
+                "(truncation). Compute the reduction in a kernel of your own inside the tape (`wp.atomic_add` "
+                "into the output)." % (origin.mark.op, what, params, what, params))
+        elif origin.mark.off_tape:
             message = (
                 "`%s` computes `%s` from %s with record_tape=False, so the recording tape never sees this step, and "
                 "the tape then continues from `%s`: the gradient with respect to %s misses it (truncation). Drop "
@@ -344,9 +366,15 @@ class Truncation:
                                     lambda: backward_site.location((".backward", "backward")))
         if back_loc is not None:
             related.append(Related(back_loc, "the backward() whose gradient misses those steps", "backward"))
-        launched = registry.attempt("locating a launch", lambda: origin.site.location(("launch", "launch_tiled")))
+        callee = (origin.mark.op.rsplit(".", 1)[-1],) if origin.mark.op else ("launch", "launch_tiled")
+        launched = registry.attempt("locating a launch", lambda: origin.site.location(callee))
         loc = where or launched or read_loc
-        if where is not None and launched is not None:
+        if origin.mark.op and launched is not None:
+            # The operation itself is what to replace, wherever it is called from.
+            loc = launched
+            if where is not None and (where.path, where.line) != (launched.path, launched.line):
+                related.insert(0, Related(where, "called from here, while the tape records", "call"))
+        elif where is not None and launched is not None:
             related.insert(0, Related(launched, "`%s` launched here, inside the call" % origin.kernel, "writer"))
         registry.report(key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
                                      related=related, data={"array": what, "parameters": shared[:3],

@@ -185,6 +185,13 @@ def kernel_params(kernel) -> list:
     return getattr(adj, "args", None) or []
 
 
+def utils_module(wp):
+    """``warp.utils``, where the array reductions live (the module users call them through)."""
+    import importlib  # noqa: PLC0415
+
+    return importlib.import_module(wp.__name__ + ".utils")
+
+
 def kernel_name(kernel) -> str:
     """The name the user wrote (``key`` is mangled for kernels defined in functions)."""
     adj = getattr(kernel, "adj", None)
