@@ -69,7 +69,7 @@ def simulate(stiffness_value):
     with tape:
         for _ in range(STEPS):
             forces.zero_()  # expect: TW103
-            wp.launch(accumulate_springs, dim=SEGMENTS, inputs=[pos, stiffness, 1.0 / SEGMENTS], outputs=[forces])  # expect: TW101
+            wp.launch(accumulate_springs, dim=SEGMENTS, inputs=[pos, stiffness, 1.0 / SEGMENTS], outputs=[forces])
             pos_next = wp.empty_like(pos)
             vel_next = wp.empty_like(vel)
             wp.launch(integrate, dim=SEGMENTS + 1, inputs=[pos, vel, forces, DT], outputs=[pos_next, vel_next])

@@ -46,8 +46,8 @@ def evaluate(k_np):
     tape = wp.Tape()
     with tape:
         for s in range(SUBSTEPS):
-            forces.zero_()  # note: TW103
-            wp.launch(spring_forces, dim=N - 1, inputs=[xs[-1], k, 0.1], outputs=[forces])  # expect: TW101
+            forces.zero_()  # expect: TW103
+            wp.launch(spring_forces, dim=N - 1, inputs=[xs[-1], k, 0.1], outputs=[forces])
             xs.append(wp.zeros_like(xs[0]))
             vs.append(wp.zeros_like(vs[0]))
             wp.launch(integrate, dim=N, inputs=[xs[-2], vs[-2], forces, inv_mass, DT], outputs=[xs[-1], vs[-1]])

@@ -78,7 +78,7 @@ def pick_reader(readers):
 
 def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg, kernel, op, warp_reported,
                launch=None, head=None, key_extra=(), extra_related=(), primary=None, state=None, readers=None,
-               key=None, accumulates=False):
+               key=None, accumulates=False, accumulator: Optional[str] = None):
     """Report (or count again) one overwrite; ``state``/``readers``: the tape and every reader of the
     array on it, whose adjoints ``read_replay`` replays at backward() to measure the harm."""
     registry = tracker.registry
@@ -128,7 +128,7 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
                         "versions only when a launch assigns it, so in backward() `%s`'s adjoint also receives the "
                         "gradient meant for the earlier version (measured: twice the gradient for two versions), "
                         "however linear `%s` is. Accumulate into a fresh array (e.g. `wp.zeros_like`) instead of "
-                        "emptying this one." % (op, op, reader.kernel_name))
+                        "emptying this one." % ((accumulator or op,) * 2 + (reader.kernel_name,)))
         if code in ("TW101", "TW102") and not warp_reported and not alias:
             message += " Warp's tracker did not report this."
         elif code == "TW103":
@@ -195,13 +195,31 @@ def report_launch_overwrite(tracker, record, access, entry, alias: bool, warp_re
     # Accumulating into what a zero_()/fill_() on this tape discarded after the reads (a reused buffer):
     # unlike an accumulator that continues from its old value, the new version does not depend on the
     # old one, but Warp's backward adds their gradients together.
-    accumulates = state is not None and access.array.__dict__.get("_tw_reset_on") == (
+    reset = access.array.__dict__.get("_tw_reset_on")
+    accumulates = state is not None and reset is not None and reset[:2] == (
         state.number, state.generation) and registry.attempt(
         "deciding whether the launch assigns or accumulates", lambda: _accumulates(record, access), False)
+    if accumulates and registry.attempt("reporting a reused buffer at its zero_()", lambda: _report_reused_buffer(
+            tracker, record, access, entry, alias, reset, state, readers), False):
+        return
     overwrite(tracker, "TW101", access.array, entry, alias, site=record.site, names=("launch", "launch_tiled"),
                what=what, arg=record.access_label(access), kernel=record.kernel, op=record.kernel_name,
                warp_reported=warp_reported, launch=record.index, state=state, readers=readers,
                accumulates=accumulates)
+
+
+def _report_reused_buffer(tracker, record, access, entry, alias: bool, reset, state, readers) -> bool:
+    """The zero_()/fill_() that emptied a buffer the launch now accumulates into is the line to change
+    (a fresh array there separates the versions): the overwrite is reported there, the launch related."""
+    site, method = reset[2], reset[3]
+    what = tracker.registry.attempt("naming a zeroed array", lambda: method_object_name(site, method))
+    launch_loc = tracker.registry.attempt("locating a launch", record.location)
+    related = [Related(launch_loc, "`%s` accumulates into the emptied `%s` here" % (
+        record.kernel_name, what or record.access_label(access)), "writer")] if launch_loc is not None else []
+    overwrite(tracker, "TW103", access.array, entry, alias, site=site, names=(method,), what=what, arg=None,
+              kernel=None, op="%s()" % method, warp_reported=False, state=state, readers=readers,
+              accumulates=True, accumulator=record.kernel_name, extra_related=related)
+    return True
 
 
 def _accumulates(record, access) -> bool:

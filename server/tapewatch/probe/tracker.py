@@ -511,7 +511,7 @@ class Tracker:
         if readers:
             # Its old contents are discarded outside the tape: a launch that then accumulates into it starts
             # a new version Warp's backward does not separate from the old one (overwrites, TW101).
-            arr.__dict__["_tw_reset_on"] = (state.number, state.generation)
+            arr.__dict__["_tw_reset_on"] = (state.number, state.generation, Site.here(), method)
             self.read_replay.before_write(state, arr)
             overwrites.report_zero_fill_overwrite(self, arr, method, *overwrites.pick_reader(readers),
                                                   state=state, readers=readers)
