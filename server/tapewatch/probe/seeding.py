@@ -174,7 +174,8 @@ class Seeding:
             if not got or len(group) < wanted or len(got) >= wanted:
                 continue  # nothing of this kind is seeded here at all, or all of it is
             missing = [a for a in group if id(a) not in seeded][: wanted - len(got)]
-            self._report_partial(state, missing, got, backward_site, wanted)
+            sites = {id(arr): seed_site for arr, _, seed_site in seeds}
+            self._report_partial(state, missing, got, backward_site, wanted, sites)
 
     def _check_sources(self, state, previous: List[Leaf], seeds) -> None:
         """An output seeded with the adjoint of another input of the previous segment than its own copy
@@ -211,7 +212,7 @@ class Seeding:
             severity=codes.severity("TW204"), data={"kind": "wrong-source", "seeded": name, "from": source_name,
                                                     "expected": own_name}), arrays=[arr])
 
-    def _report_partial(self, state, missing, got, backward_site: Site, wanted: int) -> None:
+    def _report_partial(self, state, missing, got, backward_site: Site, wanted: int, sites) -> None:
         registry = self.tracker.registry
         names = [self._display_name(state, a) for a in missing]
         seeded = [self._display_name(state, a) for a in got]
@@ -219,8 +220,8 @@ class Seeding:
         if registry.bump(key):
             return
         # Where the missing seed belongs: next to the line that seeds its sibling.
-        seed_site = next((self._seed_sites[id(a.grad)] for a in got
-                          if getattr(a, "grad", None) is not None and id(a.grad) in self._seed_sites), None)
+        # (``grads=`` seeds at the backward() itself: that is the line then)
+        seed_site = next((sites[id(a)] for a in got if sites.get(id(a)) not in (None, backward_site)), None)
         back = backward_site.location((".backward", "backward"))
         related = [Related(back, "the backward() of this segment", "backward")] if seed_site and back else []
         message = ("This backward continues a chain of tapes: the previous backward left non-zero adjoints on %d "
