@@ -35,7 +35,7 @@ class Trainer:
         self.w = wp.array([0.5], dtype=float, requires_grad=True)
 
     def step(self, lr):
-        wp.launch(sgd, dim=1, inputs=[self.w, self.w.grad, lr])  # expect: TW205
+        wp.launch(sgd, dim=1, inputs=[self.w, self.w.grad, lr])
 
 
 trainer = Trainer()
@@ -48,7 +48,7 @@ for it in range(3):
     with tape:
         wp.launch(predict, dim=N, inputs=[trainer.w, x], outputs=[y])
         wp.launch(mse, dim=N, inputs=[y, t], outputs=[loss])
-    trainer.step(0.01)  # note: TW106 (predict is linear in w)
+    trainer.step(0.01)  # expect: TW205  note: TW106 (predict is linear in w)
     tape.backward(loss)
     tape.zero()
 print("w", trainer.w.numpy())

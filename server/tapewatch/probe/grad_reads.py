@@ -15,6 +15,7 @@ Reported at once, at the read, when the cleared gradient was not all zeros.
 
 from __future__ import annotations
 
+import os
 import weakref
 from typing import Any, List, NamedTuple
 
@@ -22,7 +23,7 @@ from .. import codes
 from ..model import Finding, Related
 from . import related as rel
 from .numpy_writes import view_read_after
-from .sites import Site
+from .sites import Site, ordering_snap
 
 
 MAX_ZEROED_ELEMENTS = 1 << 24  # gradients larger than this are not inspected at tape.zero()
@@ -188,5 +189,14 @@ class GradReads:
                                        "reader"))
         related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(read.site), []))
         loc = registry.attempt("locating a read", lambda: read.site.location(())) or back
+        # A read inside a helper (``opt.step()``) is fixed by moving the helper's call after backward().
+        ordered = registry.attempt("finding where a read is ordered against backward()", lambda: ordering_snap(
+            read.site, backward_site, [r.site for r in state.launches]))
+        if ordered is not None and loc is not None:
+            related = [r for r in related if r.role != "caller"]
+            related.insert(0, Related(loc, "the read of `%s.grad` inside the call" % what, "read"))
+            message = message.replace("is read here (%s)" % read.how, "is read in this call (%s at %s:%d)" % (
+                read.how, os.path.basename(loc.path), loc.line)).replace("Move this read after", "Move this call after")
+            loc = ordered.location(())
         return Finding(code="TW205", message=message, location=loc, severity=codes.severity("TW205"),
                        related=related, data={"array": what, "how": read.how})
