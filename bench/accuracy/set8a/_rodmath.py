@@ -1,0 +1,24 @@
+"""Small geometric helpers for rod and cable models, with hand-written derivatives."""
+import warp as wp
+
+
+@wp.func
+def safe_length(d: wp.vec3d) -> wp.float64:
+    return wp.sqrt(wp.dot(d, d) + wp.float64(1.0e-12))
+
+
+@wp.func_grad(safe_length)
+def adj_safe_length(d: wp.vec3d, adj_ret: wp.float64):
+    l = wp.sqrt(wp.dot(d, d) + wp.float64(1.0e-12))
+    wp.adjoint[d] = adj_ret / l * d  # expect: custom_adjoint
+
+
+@wp.kernel
+def cable_forces(x: wp.array(dtype=wp.vec3d), params: wp.array(dtype=wp.float64), rest: wp.float64,
+                 f: wp.array(dtype=wp.vec3d)):
+    s = wp.tid()
+    d = x[s + 1] - x[s]
+    l = safe_length(d)
+    fs = wp.exp(params[0]) * (l - rest) * d / l
+    wp.atomic_add(f, s, fs)
+    wp.atomic_sub(f, s + 1, fs)

@@ -1,0 +1,13 @@
+"""Robust penalties with hand-written adjoints (stable at r = 0)."""
+
+import warp as wp
+
+
+@wp.func
+def charbonnier(r: float, eps: float):
+    return wp.sqrt(r * r + eps * eps) - eps
+
+
+@wp.func_grad(charbonnier)
+def adj_charbonnier(r: float, eps: float, adj_ret: float):
+    wp.adjoint[r] = adj_ret * r / wp.sqrt(r * r + eps * eps)  # expect: custom_adjoint
