@@ -1,7 +1,7 @@
 import json, os, re, glob
-SET = '/tmp/set8a'
-res = {json.loads(l)['program']: json.loads(l) for l in open('/tmp/set8a/_verify/results.jsonl')}
-fix = {json.loads(l)['program'].replace(' (fixed)', ''): json.loads(l) for l in open('/tmp/set8a/_verify/results_fixed.jsonl')}
+SET = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+res = {json.loads(l)['program']: json.loads(l) for l in open(os.path.join(SET, '_verify/results.jsonl'))}
+fix = {json.loads(l)['program'].replace(' (fixed)', ''): json.loads(l) for l in open(os.path.join(SET, '_verify/results_fixed.jsonl'))}
 
 # where is the marker: search the program and the helper modules it imports
 def marker(prog):

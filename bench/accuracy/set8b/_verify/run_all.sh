@@ -1,9 +1,10 @@
 #!/bin/bash
 # Run every program standalone (exit code, wall time), then the FD check, then the fixed variants.
 cd "$(dirname "$0")/.."
-PY=${PY:-/work/main/.venv/bin/python}
+PY=${PY:-python}
+mkdir -p _scratch
 for f in b*.py c*.py; do
-  s=$(date +%s.%N); $PY $f > /tmp/set8b/_scratch/run_${f%.py}.log 2>&1; rc=$?; e=$(date +%s.%N)
+  s=$(date +%s.%N); $PY $f > _scratch/run_${f%.py}.log 2>&1; rc=$?; e=$(date +%s.%N)
   printf "%-45s rc=%d  %.1fs\n" $f $rc $(echo "$e - $s" | bc)
 done
 $PY _verify/verify.py --json _verify/results.json b*.py c*.py
