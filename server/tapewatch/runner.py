@@ -421,6 +421,12 @@ class _EventCollector:
             r.findings.append(finding)
 
 
+# Once the lines read so far are handled, reading pauses this long: the probe writes (and flushes)
+# each event as it happens, so that a crash loses none, and waking for each of thousands of lines
+# cost more CPU than the probe's own work on them; the pipe holds what comes meanwhile.
+EVENT_BATCH_SECONDS = 0.005
+
+
 async def _read_events(pipe, collector: _EventCollector) -> None:
     reader, transport = await _reader(asyncio.get_running_loop(), pipe, limit=EVENT_LINE_LIMIT)
     try:
@@ -433,8 +439,20 @@ async def _read_events(pipe, collector: _EventCollector) -> None:
             if not line:
                 break
             collector.line(line)
+            if not _buffered_line(reader):
+                transport.pause_reading()
+                try:
+                    await asyncio.sleep(EVENT_BATCH_SECONDS)
+                finally:
+                    transport.resume_reading()
     finally:
         transport.close()
+
+
+def _buffered_line(reader: asyncio.StreamReader) -> bool:
+    """A whole line (or the end) is already in the reader's buffer."""
+    buffer = getattr(reader, "_buffer", None)
+    return buffer is None or b"\n" in buffer or reader.at_eof()
 
 
 class _Tail:

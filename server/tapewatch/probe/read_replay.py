@@ -83,11 +83,15 @@ class ReadReplay:
                 continue
             used = state.__dict__.get("_tw_read_elements", 0)
             size = int(getattr(entry.array, "size", 0) or 0)
-            if used + size > MAX_SNAPSHOT_ELEMENTS:
-                values[key] = None  # over budget: this read stays unmeasured
+            kept = state.__dict__.get("_tw_read_copies", 0)
+            if used + size > MAX_SNAPSHOT_ELEMENTS or self.replays + kept >= MAX_REPLAYS:
+                # Over budget (elements, or more reads than the run may still replay, each replay
+                # measuring one of them): this read stays unmeasured.
+                values[key] = None
                 continue
             values[key] = entry.array.numpy().copy()  # on the CPU .numpy() is a view: copy it
             state.__dict__["_tw_read_elements"] = used + size
+            state.__dict__["_tw_read_copies"] = kept + 1
 
     # -- a finding that may be harmless --------------------------------------------
     def register(self, state, key, readers) -> None:
@@ -108,6 +112,7 @@ class ReadReplay:
         pending = state.__dict__.pop("_tw_replays", {})
         values = state.__dict__.pop("_tw_read_values", {})
         state.__dict__.pop("_tw_read_elements", None)
+        state.__dict__.pop("_tw_read_copies", None)
         if not pending:
             return
         registry = self.tracker.registry
