@@ -386,6 +386,29 @@ def test_a_ones_seed_is_wrong_for_a_used_mean_not_for_a_logged_rms_or_a_sum_take
         assert not [f for f in findings(tmp_path, body % logged, python) if f[0] == "TW204"], logged
 
 
+def test_a_backward_inside_a_graph_capture_reads_no_values(tmp_path, python):
+    """No value may be read back during a graph capture (on CUDA it would break the capture): the
+    sensors that measure values stand aside there. Warp 1.19 captures on the CPU too; where the
+    capture does not start (1.14 on the CPU) the same program is measured as usual."""
+    flag = tmp_path / "captured"
+    body = """\
+        import numpy as np
+        tape = wp.Tape()
+        seed = wp.ones(4)
+        with wp.ScopedCapture(device="cpu") as capture:
+            with tape:
+                wp.launch(double, dim=4, inputs=[a], outputs=[c])
+            if wp.get_device("cpu").is_capturing:
+                open(%r, "w").close()
+            tape.backward(grads={c: seed})
+        if capture.graph is not None:
+            wp.capture_launch(capture.graph)
+        print(c.numpy().mean())
+        """ % str(flag)
+    seeds = [f[:2] for f in findings(tmp_path, body, python) if f[0] == "TW204"]
+    assert seeds == ([] if flag.exists() else [("TW204", 9)])
+
+
 def test_an_overwrite_through_a_rebound_list_entry_names_the_rebinding(python):
     """``states[0] = states[-1]`` makes two entries one array: the overwrite says so and links that line."""
     script = EXAMPLES / "rebinding_alias.py"

@@ -56,18 +56,25 @@ class BackwardChecks:
         site = Site.here()
         pending: dict = {"site": site}
         state = tape.__dict__.get("_tw_state")
+        capturing = bool(registry.attempt("checking for a CUDA graph capture", lambda: self._capturing(tape), False))
         if state is not None:
             state.backward_site = site
             # Sensors first: a NumPy-view write is explained by a Warp write still pending here.
-            for sensor in self.tracker.sensors:
-                if hasattr(sensor, "before_backward"):
-                    registry.attempt("checking before backward()",
-                                     lambda: sensor.before_backward(tape, state, site, args, kwargs))
+            # During a CUDA graph capture no value may be read back (it would break the capture):
+            # sensors that measure values stand aside (``tracker.capturing``).
+            self.tracker.capturing = capturing
+            try:
+                for sensor in self.tracker.sensors:
+                    if hasattr(sensor, "before_backward"):
+                        registry.attempt("checking before backward()",
+                                         lambda: sensor.before_backward(tape, state, site, args, kwargs))
+            finally:
+                self.tracker.capturing = False
         if state is not None and state.pending_writes:
             registry.attempt("reporting writes made before backward()",
                              lambda: overwrites.report_pending_writes(self.tracker, state, site))
             state.pending_writes = []
-        if self._capturing(tape):
+        if capturing:
             pending["capturing"] = True
             return pending
         if state is not None:

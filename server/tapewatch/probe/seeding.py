@@ -53,7 +53,7 @@ class Seeding:
         kwargs = kwargs or {}
         loss = args[0] if args else kwargs.get("loss")
         grads = args[1] if len(args) > 1 else kwargs.get("grads")
-        if loss is not None:
+        if loss is not None or self.tracker.capturing:
             self._previous = None
             return
         outputs = _terminal_outputs(state)

@@ -39,6 +39,8 @@ class SummedBackwards:
         self.serial = 0  # backward() calls seen
 
     def before_backward(self, tape, state, site: Site, args=(), kwargs=None) -> None:
+        if self.tracker.capturing:
+            return  # no value may be read back during a CUDA graph capture
         for arr in _leaves(state):
             grad = arr.grad
             kept = grad.__dict__.get("_tw_kept")

@@ -234,6 +234,7 @@ class Tracker:
         self._pending: "OrderedDict[int, Any]" = OrderedDict()
         # Tapes holding reads (recorded, not yet differentiated or reset).
         self._live: "OrderedDict[int, Any]" = OrderedDict()
+        self.capturing = False  # a backward() inside a CUDA graph capture: no value may be read back
         self._warp_flagged: List[Any] = []
         self._covered: set = set()
         self._current: Optional[LaunchRecord] = None
