@@ -188,7 +188,9 @@ def _max_change(new, old) -> Optional[tuple]:
     """(max |new - old|, max |new|) on the host; None for arrays too large to read."""
     import numpy as np  # noqa: PLC0415
 
-    if new.size > MAX_ELEMENTS or not new.is_contiguous or not old.is_contiguous:
+    from .warp_seams import array_capturing  # noqa: PLC0415
+
+    if new.size > MAX_ELEMENTS or not new.is_contiguous or not old.is_contiguous or array_capturing(new):
         return None
     a = np.asarray(new.numpy(), dtype=np.float64)
     b = np.asarray(old.numpy(), dtype=np.float64)

@@ -80,7 +80,8 @@ class GradReads:
         site = None
         for grad in warp_seams.tape_gradients(tape):
             d = getattr(grad, "__dict__", None)
-            if d is None or "_tw_grad_of_backward" not in d or getattr(grad, "size", 0) > MAX_ZEROED_ELEMENTS:
+            if d is None or "_tw_grad_of_backward" not in d or getattr(grad, "size", 0) > MAX_ZEROED_ELEMENTS \
+                    or warp_seams.array_capturing(grad):
                 continue
             if np.any(grad.numpy() != 0):  # what the zero() is about to discard
                 site = site or Site.here()

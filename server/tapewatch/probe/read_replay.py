@@ -84,9 +84,10 @@ class ReadReplay:
             used = state.__dict__.get("_tw_read_elements", 0)
             size = int(getattr(entry.array, "size", 0) or 0)
             kept = state.__dict__.get("_tw_read_copies", 0)
-            if used + size > MAX_SNAPSHOT_ELEMENTS or self.replays + kept >= MAX_REPLAYS:
+            if used + size > MAX_SNAPSHOT_ELEMENTS or self.replays + kept >= MAX_REPLAYS or \
+                    warp_seams.array_capturing(entry.array):
                 # Over budget (elements, or more reads than the run may still replay, each replay
-                # measuring one of them): this read stays unmeasured.
+                # measuring one of them), or inside a graph capture: this read stays unmeasured.
                 values[key] = None
                 continue
             values[key] = entry.array.numpy().copy()  # on the CPU .numpy() is a view: copy it

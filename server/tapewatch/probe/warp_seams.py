@@ -285,6 +285,14 @@ def is_capturing(launch: LaunchEntry) -> bool:
         return False
 
 
+def array_capturing(arr) -> bool:
+    """A graph capture is in progress on the array's device: its values cannot be read back now."""
+    try:
+        return bool(getattr(getattr(arr, "device", None), "is_capturing", False))
+    except Exception:
+        return False
+
+
 def backward_log_globals(orig_backward) -> Optional[dict]:
     """The namespace ``Tape.backward`` looks ``log_warning`` up in (to mute replayed warnings)."""
     env = getattr(orig_backward, "__globals__", None)
