@@ -50,7 +50,7 @@ def find(name: str, path: str, namespaces: Iterable[Dict[str, Any]]) -> Optional
         return None
     if found is not None:
         return found
-    for call, function, parameter in _user_calls(tree, name, namespaces):
+    for _call, function, parameter in _user_calls(tree, name, namespaces):
         inner = _in_function(function, parameter)
         if isinstance(inner, Objective):
             return inner
@@ -63,7 +63,7 @@ def _in_scope(tree, name: str, path: str, namespaces) -> Any:
     found = None
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _method(node) == "sum" and not _divided(node, parents):
-            subjects = [node.func.value] + list(node.args)
+            subjects = _subjects(node)
             weighted = _weighted_product(subjects, name, namespaces)
             if weighted is not None:
                 found = found or Objective(_loc(path, node), "weighted", weighted)
@@ -85,7 +85,7 @@ def _average(node, name: str, namespaces):
     """("mean", None), ("weighted", weights) or (None, None) for one expression."""
     if isinstance(node, ast.Call):
         method = _method(node)
-        if method == "mean" and any(_mentions(s, name) for s in [node.func.value] + list(node.args)):
+        if method == "mean" and any(_mentions(s, name) for s in _subjects(node)):
             return "mean", None
         if method == "average" and any(_mentions(a, name) for a in node.args):
             weights_arg = next((k.value for k in node.keywords if k.arg == "weights"), None)
@@ -94,7 +94,7 @@ def _average(node, name: str, namespaces):
             weights = _constant(weights_arg, namespaces)
             return ("weighted", weights / weights.sum()) if weights is not None and weights.sum() else (None, None)
         if method in ("dot", "inner", "vdot"):
-            operands = list(node.args) if len(node.args) == 2 else [node.func.value] + list(node.args)
+            operands = list(node.args) if len(node.args) == 2 else _subjects(node)
             weights = _weights_of(operands, name, namespaces)
             if weights is not None:
                 return "weighted", weights
@@ -104,7 +104,7 @@ def _average(node, name: str, namespaces):
             if weights is not None:
                 return "weighted", weights
         if isinstance(node.op, ast.Div) and isinstance(node.left, ast.Call) and _method(node.left) == "sum":
-            if any(_mentions(s, name) for s in [node.left.func.value] + list(node.left.args)):
+            if any(_mentions(s, name) for s in _subjects(node.left)):
                 return "mean", None
     return None, None
 
@@ -225,6 +225,12 @@ def _parse(path: str, namespaces):
 
 def _loc(path: str, node) -> Location:
     return Location(path, node.lineno, node.col_offset + 1)
+
+
+def _subjects(call: ast.Call) -> list:
+    """What a method call works on: its receiver (``x.numpy().mean()``) and its arguments."""
+    receiver = [call.func.value] if isinstance(call.func, ast.Attribute) else []
+    return receiver + list(call.args)
 
 
 def _method(call: ast.Call) -> Optional[str]:

@@ -85,17 +85,22 @@ class SummedBackwards:
             return
         name = registry.attempt("naming a parameter", lambda: frames.name_by_identity(arr)) or "the parameter"
         location = second_backward.location((".backward", "backward"))
+        first_back = first_backward.location((".backward", "backward"))
         first_at = first_read.location(("numpy",))
-        related: List[Related] = [
-            Related(first_backward.location((".backward", "backward")),
-                    "the previous backward, whose gradient is still in `%s.grad`" % name, "previous-backward"),
-            Related(first_at, "the program keeps that gradient here", "read"),
-            Related(read_again.location(("numpy",)), "and reads the sum of both here", "read"),
-        ]
-        message = ("`%s.grad` still holds the previous backward's gradient (line %d), which the program copied out "
-                   "(line %d): this backward adds to it, so what the program reads next is the sum of both "
-                   "gradients. Zero the gradients between the two backward passes (the first tape's zero(), or "
-                   "`%s.grad.zero_()`)." % (name, related[0].location.line, first_at.line, name))
+        again_at = read_again.location(("numpy",))
+        related: List[Related] = []
+        if first_back is not None:
+            related.append(Related(first_back, "the previous backward, whose gradient is still in `%s.grad`" % name,
+                                   "previous-backward"))
+        if first_at is not None:
+            related.append(Related(first_at, "the program keeps that gradient here", "read"))
+        if again_at is not None:
+            related.append(Related(again_at, "and reads the sum of both here", "read"))
+        message = ("`%s.grad` still holds the previous backward's gradient%s, which the program copied out%s: this "
+                   "backward adds to it, so what the program reads next is the sum of both gradients. Zero the "
+                   "gradients between the two backward passes (the first tape's zero(), or `%s.grad.zero_()`)."
+                   % (name, " (line %d)" % first_back.line if first_back else "",
+                      " (line %d)" % first_at.line if first_at else "", name))
         registry.report(key, Finding(
             code="TW202", message=message, location=location, severity=codes.severity("TW202"),
             related=related, data={"array": name, "kind": "summed-objectives"}), arrays=[arr])
