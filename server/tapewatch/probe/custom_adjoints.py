@@ -18,10 +18,11 @@ import os
 import tempfile
 import textwrap
 import types
-from typing import Any, List, NamedTuple, Optional
+from typing import List, NamedTuple, Optional
 
 from ..model import Location, Related
 from . import warp_seams
+from .reached_functions import callee, reached_functions
 from .kernel_access import call_argument_sources
 from .sites import def_location
 
@@ -35,38 +36,12 @@ class Culprit(NamedTuple):
     related: List[Related]
 
 
-MAX_FUNCTIONS_FOLLOWED = 16
 
 
 def custom_adjoints_called(wp, kernel) -> List[tuple]:
-    """``[(name, Function)]`` of the ``@wp.func``s with a custom adjoint the kernel reaches: called by
-    name, directly or through other ``@wp.func``s (a helper module's ``disk_coverage()`` calling its
-    ``coverage()``), each name resolved in the module of the code that calls it."""
-    function_cls = warp_seams.function_class(wp)
-    if function_cls is None:
-        return []
-    out: List[tuple] = []
-    seen: set = set()
-    queue = [(warp_seams.kernel_source(kernel) or "", getattr(getattr(kernel, "func", None), "__globals__", None))]
-    followed = 0
-    while queue and followed <= MAX_FUNCTIONS_FOLLOWED:
-        source, env = queue.pop(0)
-        followed += 1
-        try:
-            tree = ast.parse(textwrap.dedent(source))
-        except (SyntaxError, ValueError):
-            continue
-        called = {_callee(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-        for name in sorted(called):
-            obj = (env or {}).get(name)
-            if not isinstance(obj, function_cls) or id(obj) in seen:
-                continue
-            seen.add(id(obj))
-            if warp_seams.custom_grad(obj) is not None:
-                out.append((name, obj))
-            elif warp_seams.kernel_source(obj):
-                queue.append((warp_seams.kernel_source(obj), getattr(getattr(obj, "func", None), "__globals__", None)))
-    return out
+    """``[(name, Function)]`` of the ``@wp.func``s with a custom adjoint the kernel reaches: called
+    directly or through other ``@wp.func``s (``reached_functions``)."""
+    return [(name, obj) for name, obj in reached_functions(wp, kernel) if warp_seams.custom_grad(obj) is not None]
 
 
 def locate_wrong_adjoint(wp, kernel, entry, checks) -> Optional[Culprit]:
@@ -254,7 +229,7 @@ def _adjoint_assignments(grad) -> List[tuple]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
             for t in node.targets:
-                if isinstance(t, ast.Subscript) and _callee(t.value) == "adjoint" and isinstance(t.slice, ast.Name):
+                if isinstance(t, ast.Subscript) and callee(t.value) == "adjoint" and isinstance(t.slice, ast.Name):
                     out.append((t.slice.id, Location(code.co_filename, code.co_firstlineno + node.lineno - 1,
                                                      node.col_offset + 1)))
     return out
@@ -283,7 +258,7 @@ def _adjoint_statement(grad, input_name: str, without_name: Optional[str] = None
         targets = node.targets if isinstance(node, ast.Assign) else \
             [node.target] if isinstance(node, ast.AugAssign) else []
         for t in targets:
-            if isinstance(t, ast.Subscript) and _callee(t.value) == "adjoint" and \
+            if isinstance(t, ast.Subscript) and callee(t.value) == "adjoint" and \
                     isinstance(t.slice, ast.Name) and t.slice.id == input_name:
                 found.append(node)
     if without_name is not None:
@@ -296,11 +271,3 @@ def _adjoint_statement(grad, input_name: str, without_name: Optional[str] = None
         return None
     node = found[0]
     return Location(code.co_filename, code.co_firstlineno + node.lineno - 1, node.col_offset + 1)
-
-
-def _callee(func: Any) -> str:
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    if isinstance(func, ast.Name):
-        return func.id
-    return ""

@@ -28,6 +28,7 @@ from typing import List, NamedTuple, Optional
 
 from ..model import Location, Related
 from . import warp_seams
+from .reached_functions import callee, reached_functions
 
 # name -> (helper testing its operand, how its derivative is singular)
 _SUSPECTS = {
@@ -98,7 +99,7 @@ def locate(wp, kernel, entry) -> Optional[Statement]:
     kernel_body = _parse(kernel, "")
     if kernel_body is None:
         return None
-    bodies = [kernel_body] + _called_functions(wp, kernel_body)
+    bodies = [kernel_body] + _called_functions(wp, kernel)
     suspects: List[Suspect] = []
     for body in bodies:
         suspects.extend(s._replace(body=body.name) for s in find_suspects(body.fdef))
@@ -152,59 +153,25 @@ def _parse(obj, name: str) -> Optional[_Body]:
                  getattr(func, "__globals__", {}) or {})
 
 
-MAX_CALLED_FUNCTIONS = 16
-
-
-def _called_functions(wp, kernel_body: _Body) -> List[_Body]:
-    """The user ``@wp.func``s the kernel calls, and those they call (a helper module's ``distance()``
-    inside its ``soft_repulsion()``), each resolved in its own module; custom adjoints excluded:
-    theirs is the math."""
-    function_cls = warp_seams.function_class(wp)
-    if function_cls is None:
-        return []
-    out: List[_Body] = []
-    seen = {kernel_body.name}
-    queue = [kernel_body]
-    while queue and len(out) < MAX_CALLED_FUNCTIONS:
-        caller = queue.pop(0)
-        for node in ast.walk(caller.fdef):
-            if not isinstance(node, ast.Call):
-                continue
-            name = _callee(node.func)
-            if name in seen:
-                continue
-            obj = _resolve(node.func, caller.globals)
-            if not isinstance(obj, function_cls):
-                continue
-            if warp_seams.custom_grad(obj) is not None or warp_seams.kernel_source(obj) is None:
-                continue
-            seen.add(name)
-            body = _parse(obj, name)
-            if body is not None:
-                out.append(body)
-                queue.append(body)
-    return out
-
-
-def _resolve(func, env):
-    if isinstance(func, ast.Name):
-        return env.get(func.id)
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        return getattr(env.get(func.value.id), func.attr, None)
-    return None
+def _called_functions(wp, kernel) -> List[_Body]:
+    """The user ``@wp.func``s the kernel reaches (``reached_functions``), parsed; custom adjoints
+    excluded: theirs is the math."""
+    bodies = (_parse(obj, name) for name, obj in reached_functions(wp, kernel)
+              if warp_seams.custom_grad(obj) is None)
+    return [body for body in bodies if body is not None]
 
 
 def find_suspects(fdef: ast.FunctionDef) -> List[Suspect]:
     out: List[Suspect] = []
     in_where: set = set()
     for node in ast.walk(fdef):
-        if isinstance(node, ast.Call) and _callee(node.func) in ("where", "select"):
+        if isinstance(node, ast.Call) and callee(node.func) in ("where", "select"):
             for operand in node.args[1:]:
                 for sub in ast.walk(operand):
                     in_where.add(id(sub))
     for node in ast.walk(fdef):
         if isinstance(node, ast.Call):
-            name = _callee(node.func)
+            name = callee(node.func)
             if name in _SUSPECTS and node.args:
                 helper, reason = _SUSPECTS[name]
                 out.append(Suspect(len(out), "wp.%s" % name, node.lineno, node.col_offset + 1,
@@ -286,7 +253,7 @@ def _instrument(fdef: ast.FunctionDef, suspects: List[Suspect], renamed: dict, d
     class Calls(ast.NodeTransformer):
         def visit_Call(self, node):
             self.generic_visit(node)
-            target = _callee(node.func)
+            target = callee(node.func)
             if target in renamed:
                 node.func = ast.Name(id=renamed[target], ctx=ast.Load())
                 node.args.append(ast.Name(id="_tw_hits", ctx=ast.Load()))
@@ -356,11 +323,3 @@ def _threads(entry) -> int:
         return n
     except Exception:
         return 0
-
-
-def _callee(func) -> str:
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    if isinstance(func, ast.Name):
-        return func.id
-    return ""
