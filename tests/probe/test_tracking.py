@@ -417,3 +417,22 @@ def test_an_overwrite_through_a_rebound_list_entry_names_the_rebinding(python):
     assert "`states[0] = states[-1]` made two entries one array" in finding.message
     rebinding = [r for r in finding.related if r.role == "rebinding"]
     assert [r.location.line for r in rebinding] == [line_of(script, "states[0] = states[-1]  # the rebinding")]
+
+
+def test_a_thread_writing_ahead_of_its_reads_in_an_ascending_loop_overwrites_nothing_it_read():
+    """``trans[i, s + 1] = trans[i, s] * a`` in ``for s in range(n)``: each element is stored before the
+    iteration that reads it. Writing behind (``x[i, s] = x[i, s + 1]``), a descending loop, a shared
+    row or a reassigned loop variable can overwrite what was read."""
+    from tapewatch.probe.kernel_access import analyze_source
+
+    def apart(body, header="for s in range(n):"):
+        source = "def k(x: wp.array2d(dtype=float), n: int):\n    i = wp.tid()\n    %s\n%s" % (
+            header, textwrap.indent(textwrap.dedent(body), "        "))
+        return analyze_source(source, 1).reads_apart_from_writes("x")
+
+    assert apart("x[i, s + 1] = x[i, s] * 0.5\n")
+    assert apart("x[i, s + 2] = x[i, s] + x[i, s + 1]\n")
+    assert not apart("x[i, s] = x[i, s + 1] * 0.5\n")
+    assert not apart("x[i, s + 1] = x[i, s] * 0.5\n", "for s in range(n, 0, -1):")
+    assert not apart("x[0, s + 1] = x[0, s] * 0.5\n")
+    assert not apart("x[i, s + 1] = x[i, s] * 0.5\ns = s + 1\n")

@@ -97,6 +97,11 @@ class KernelAccess(NamedTuple):
     # the body: harmless unless the adjoint needs the values read (the backward pass replays the
     # forward code against the updated array).  ``op`` is ``+=`` / ``-=`` or the call's name.
     accumulated_after_read: Tuple[IntraKernelWrite, ...] = ()
+    # Names bound by ``wp.tid()`` (one thread's own index), and loop variables of ascending
+    # ``range`` loops never assigned elsewhere: with these an access pattern can be thread-private
+    # and "written ahead" (``x[i, s + 1]`` stored where ``x[i, s]`` is read).
+    thread: FrozenSet[str] = frozenset()
+    ascending: FrozenSet[str] = frozenset()
 
     def reads_apart_from_writes(self, path: str) -> bool:
         """Every read of ``path`` and every write of it index different elements in any launch
@@ -105,7 +110,8 @@ class KernelAccess(NamedTuple):
         forms = self.index_forms.get(path)
         if not forms or not forms[0] or not forms[1]:
             return False
-        return all(_apart(r, w, self.uniform) for r in forms[0] for w in forms[1])
+        return all(_apart(r, w, self.uniform) or _written_ahead(r, w, self.thread, self.uniform, self.ascending)
+                   for r in forms[0] for w in forms[1])
 
     def adjoint_uses(self, path: str, differentiable_params=None) -> bool:
         """Whether the backward pass of this kernel needs the values of ``path``.
@@ -168,7 +174,47 @@ def _analyze_def(func: ast.FunctionDef, first_line: int, globals_: Optional[dict
                         {k: frozenset(v) for k, v in values.products.items()},
                         _used_atomics(func, set(params), first_line - 1), frozenset(visitor.stores),
                         rewritten_first, forms, frozenset(p for p in params if p not in assigned),
-                        tuple(visitor.accumulated))
+                        tuple(visitor.accumulated), *_thread_and_ascending(func))
+
+
+def _thread_and_ascending(func: ast.FunctionDef) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+    """Names bound by ``wp.tid()``, and the targets of ascending ``range`` loops (one step ``+k``,
+    ``k > 0``), each bound nowhere else in the body."""
+    bound: Dict[str, int] = {}
+    thread, loops = set(), set()
+    for node in ast.walk(func):
+        targets = []
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        elif isinstance(node, ast.For):
+            targets = [node.target]
+            if isinstance(node.target, ast.Name) and _ascending_range(node.iter):
+                loops.add(node.target.id)
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                    bound[name.id] = bound.get(name.id, 0) + 1
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                _call_name(node.value) == "tid":
+            for name in ast.walk(node.targets[0]):
+                if isinstance(name, ast.Name):
+                    thread.add(name.id)
+    once = {name for name, n in bound.items() if n == 1}
+    return frozenset(thread & once), frozenset(loops & once)
+
+
+def _ascending_range(expr: ast.expr) -> bool:
+    if not (isinstance(expr, ast.Call) and _call_name(expr) == "range") or not 1 <= len(expr.args) <= 3:
+        return False
+    if len(expr.args) < 3:
+        return True
+    step = expr.args[2]
+    return isinstance(step, ast.Constant) and type(step.value) is int and step.value > 0
+
+
+def _call_name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 # -- which elements an access touches -------------------------------------------
@@ -209,6 +255,29 @@ def _apart(read: Optional[tuple], write: Optional[tuple], uniform: FrozenSet[str
                 and r[1] != w[1]:
             return True
     return False
+
+
+def _written_ahead(read: Optional[tuple], write: Optional[tuple], thread: FrozenSet[str],
+                   uniform: FrozenSet[str], ascending: FrozenSet[str]) -> bool:
+    """One thread's own elements, stored ahead of where it reads in an ascending loop (reads
+    ``x[i, s]``, stores ``x[i, s + 1]``): every element is stored before the iteration that reads it,
+    so none is read and then overwritten.  Every other index is the same thread index, uniform
+    scalar or constant in both, and at least one is a thread index."""
+    if read is None or write is None or len(read) != len(write):
+        return False
+    ahead = own = False
+    for r, w in zip(read, write):
+        if r is None or w is None:
+            return False
+        if r[0] is not None and r[0] == w[0] and r[0] in ascending:
+            if w[1] <= r[1]:
+                return False
+            ahead = True
+        elif r != w or (r[0] is not None and r[0] not in thread and r[0] not in uniform):
+            return False
+        elif r[0] in thread:
+            own = True
+    return ahead and own
 
 
 def launch_elements(access: KernelAccess, path: str, write: bool, values: Dict[str, Any]) -> Optional[list]:
