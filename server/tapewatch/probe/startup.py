@@ -97,6 +97,9 @@ class Probe:
                 self.capture.at_exit()
             self.checks.at_exit()
             for sensor in self.tracker.sensors:
+                if hasattr(sensor, "at_exit"):
+                    self.registry.attempt("finishing a sensor", sensor.at_exit)
+            for sensor in self.tracker.sensors:
                 if hasattr(sensor, "event"):
                     self.emit("kernels", kernels=sensor.event())
         except Exception as exc:  # pragma: no cover - defensive

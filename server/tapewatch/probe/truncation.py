@@ -68,6 +68,7 @@ class Truncation:
     def __init__(self, tracker):
         self.tracker = tracker
         self._host_read: Optional[tuple] = None  # (line key, mark, array) of the last .numpy() while recording
+        self._deferred: List[tuple] = []  # (checksum of the leaf a tape started from, its report) to confirm
 
     def on_numpy(self, arr) -> None:
         """``x.numpy()`` of a value the recording tape computed: an array made from it on this line
@@ -191,13 +192,15 @@ class Truncation:
         # A backward seeded by hand (no loss) chains adjoints itself, as checkpointing does
         # (the forward run untaped, each segment re-recorded and seeded from the next).
         seeded_by_hand = (args[0] if args else (kwargs or {}).get("loss")) is None
+        if seeded_by_hand and self._deferred:
+            self._drop_recomputed(state)
         for origin, record, access in state.__dict__.pop("truncations", []):
             shared = sorted(name for key, name in mark.parameters.items() if key in origin.mark.parameters)
             if not shared and origin.mark.untaped and origin.mark.off_tape and not _records_functions(tape):
                 shared = sorted(name for name in origin.mark.parameters.values() if name)
             if shared and origin.mark.untaped:
                 if not seeded_by_hand:
-                    self._report_untaped(origin, record, access, shared, site, state)
+                    self._report_or_defer(origin, record, access, shared, site, state)
             elif shared:
                 self._report(origin, record, access, shared, mark, _stepped(origin.mark, mark))
         for copy, record, access in state.__dict__.pop("host_copies", []):
@@ -210,6 +213,31 @@ class Truncation:
                 self._report_carry(origin, record, access, shared, site)
         # What this tape records from now on (reused after a reset) is the next window.
         state.__dict__["mark"] = TapeMark(state.number, mark.created)
+
+    # -- checkpointing: untaped steps recomputed on a later tape ---------------------
+    def _report_or_defer(self, origin, record, access, shared: List, site: Site, state) -> None:
+        """Untaped steps before a tape are checkpointing when a later tape recomputes them and is
+        seeded with the adjoint of where this tape started (``x_cp = wp.clone(x_ck)``, differentiated
+        first; then the first segment re-recorded and seeded from ``x_cp.grad``).  So when this tape
+        starts from a leaf that gets a gradient, the finding waits: a later backward seeded by hand
+        whose tape computes the same values drops it; the end of the run reports it."""
+        arr = access.array
+        checksum = _checksum(arr) if getattr(arr, "requires_grad", False) and \
+            not any(a.write and a.array is arr for r in state.launches for a in r.accesses) else None
+        if checksum is None or len(self._deferred) >= MAX_DEFERRED:
+            self._report_untaped(origin, record, access, shared, site, state)
+            return
+        self._deferred.append((checksum, lambda: self._report_untaped(origin, record, access, shared, site, state)))
+
+    def _drop_recomputed(self, state) -> None:
+        written = {id(a.array): a.array for r in state.launches for a in r.accesses if a.write}
+        values = {_checksum(arr) for arr in written.values() if differentiable(arr)}
+        self._deferred = [(checksum, report) for checksum, report in self._deferred if checksum not in values]
+
+    def at_exit(self) -> None:
+        deferred, self._deferred = self._deferred, []
+        for _, report in deferred:
+            self.tracker.registry.attempt("reporting untaped steps before a tape", report)
 
     def _report(self, origin, record, access, shared: List, mark: TapeMark, stepped: bool = False) -> None:
         registry = self.tracker.registry
@@ -447,6 +475,9 @@ def _parameter_accesses(state) -> Dict[int, tuple]:
 
 
 MAX_CHECKSUM_ELEMENTS = 1 << 20
+
+
+MAX_DEFERRED = 64  # untaped-steps findings waiting for a recomputing tape; more are reported at once
 
 
 def _checksum(arr) -> Optional[int]:
