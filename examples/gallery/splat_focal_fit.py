@@ -9,7 +9,7 @@ import warp as wp
 
 
 @wp.kernel
-def project_visible(  # expect: TW404
+def project_visible(
     points: wp.array(dtype=wp.vec3),
     focal: wp.array(dtype=float),
     near: float,

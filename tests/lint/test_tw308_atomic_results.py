@@ -67,3 +67,14 @@ def test_an_accumulator_read_in_the_launch_that_accumulates_into_it():
     found = lint(POOL)
     assert [(f.location.line, f.data["array"], f.data["kernel"]) for f in found] == [(11, "denom", "weights")]
     assert found[0].location.column == 16 and "partial sum" in found[0].message
+
+
+def test_a_function_with_a_func_replay_is_not_flagged():
+    """``@wp.func_replay`` gives the backward pass the slots the forward pass claimed."""
+    source = SOURCE + '''
+
+@wp.func_replay(claim)
+def replay_claim(counter: wp.array(dtype=int)):
+    return counter[1]
+'''
+    assert sorted((f.location.line, f.data["function"]) for f in lint(source)) == [(15, "compact"), (17, "compact")]

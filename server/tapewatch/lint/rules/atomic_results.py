@@ -23,7 +23,7 @@ from tapewatch.model import Finding
 
 from .. import findings
 from ..context import FileContext
-from ..kernels import KERNEL, WarpFunction
+from ..kernels import FUNC_REPLAY, KERNEL, WarpFunction
 
 CODE = "TW308"
 
@@ -37,6 +37,8 @@ FUNCTIONS = "differentiated"  # check_function runs on each function Warp differ
 
 def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
     yield from _reads_after_accumulating(ctx, fn)
+    if fn.kind != KERNEL and fn.name in _replayed(ctx):
+        return  # a @wp.func_replay gives the backward pass the forward's results (a slot table)
     discarded = fn.index.statement_calls
     for node in fn.index.calls:
         if id(node) in discarded:
@@ -53,6 +55,17 @@ def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
             node,
             data={"function": fn.name, "operation": op},
         )
+
+
+def _replayed(ctx: FileContext) -> frozenset:
+    """Names of the functions the file gives a ``@wp.func_replay``."""
+    out = set()
+    for fn in ctx.functions:
+        if fn.kind == FUNC_REPLAY and isinstance(fn.decorator, ast.Call) and fn.decorator.args:
+            target = fn.decorator.args[0]
+            if isinstance(target, ast.Name):
+                out.add(target.id)
+    return frozenset(out)
 
 
 def _reads_after_accumulating(ctx: FileContext, fn) -> Iterator[Finding]:
