@@ -1,4 +1,3 @@
-# tapewatch-test: --check-launches
 """Estimate a pinhole focal length from the screen-space spread of visible particles.
 
 Particles in front of the camera are compacted into a dense buffer before splatting.

@@ -436,3 +436,43 @@ def test_a_thread_writing_ahead_of_its_reads_in_an_ascending_loop_overwrites_not
     assert not apart("x[i, s + 1] = x[i, s] * 0.5\n", "for s in range(n, 0, -1):")
     assert not apart("x[0, s + 1] = x[0, s] * 0.5\n")
     assert not apart("x[i, s + 1] = x[i, s] * 0.5\ns = s + 1\n")
+
+
+def test_a_kernel_using_an_atomics_result_is_not_relaunched_by_the_launch_check(tmp_path, python):
+    """A slot counter has moved on by backward(): relaunched, the kernel claims other slots, so the
+    per-launch check says it skipped that kernel instead of measuring nothing (even with a
+    ``@wp.func_replay`` that makes the gradient right)."""
+    path = tmp_path / "prog.py"
+    path.write_text(textwrap.dedent("""\
+        import numpy as np
+        import warp as wp
+
+        @wp.func
+        def claim(count: wp.array(dtype=int), slots: wp.array(dtype=int), i: int):
+            s = wp.atomic_add(count, 0, 1)
+            slots[i] = s
+            return s
+
+        @wp.func_replay(claim)
+        def replay_claim(count: wp.array(dtype=int), slots: wp.array(dtype=int), i: int):
+            return slots[i]
+
+        @wp.kernel
+        def compact(x: wp.array(dtype=float), count: wp.array(dtype=int), slots: wp.array(dtype=int),
+                    out: wp.array(dtype=float)):
+            i = wp.tid()
+            if x[i] > 0.0:
+                out[claim(count, slots, i)] = x[i] * x[i]
+
+        x = wp.array(np.array([1.0, -1.0, 2.0, 3.0], dtype=np.float32), requires_grad=True)
+        out = wp.zeros(4, dtype=float, requires_grad=True)
+        count, slots = wp.zeros(1, dtype=int), wp.zeros(4, dtype=int)
+        tape = wp.Tape()
+        with tape:
+            wp.launch(compact, dim=4, inputs=[x, count, slots], outputs=[out])
+        tape.backward(grads={out: wp.ones(4, dtype=float)})
+        """))
+    result = asyncio.run(run_probe(RunRequest(script=str(path), python=python, check_launches=True)))
+    assert result.outcome == "ok"
+    assert not [f for f in result.findings if f.code == "TW404"]
+    assert any("atomic's result" in reason for reason in result.launch_checks["skip_reasons"])
