@@ -369,8 +369,13 @@ def copy_dest_name(site: Site, op: str, names) -> Optional[str]:
     call = frames.call_at(snap, names)
     if call is None:
         return None
-    if op == "assign" and hasattr(call.func, "value"):
+    callee = frames.callee_name(call)
+    if op == "assign":
+        if callee != "assign" or not hasattr(call.func, "value"):
+            return None  # another call on that span (``wp.clone(x)``): not ``dest.assign(...)``
         expr = call.func.value
+    elif callee == "clone":
+        return None  # ``wp.clone`` makes its destination: it has no argument for it
     else:
         expr = frames.positional_arg(call, 0, "dest")
     return frames.user_expression(expr, site.snaps)

@@ -210,7 +210,7 @@ class Truncation:
         for origin, record, access in state.__dict__.pop("carries", []):
             shared = [] if seeded_by_hand else _parameters_upstream(state, origin)
             if shared:
-                self._report_carry(origin, record, access, shared, site)
+                self._report_carry(origin, record, access, shared, site, state)
         # What this tape records from now on (reused after a reset) is the next window.
         state.__dict__["mark"] = TapeMark(state.number, mark.created)
 
@@ -296,9 +296,13 @@ class Truncation:
                                      related=related, data=data))
 
 
-    def _report_carry(self, origin, record, access, shared: List, backward_site: Site) -> None:
+    def _report_carry(self, origin, record, access, shared: List, backward_site: Site, state=None) -> None:
         registry = self.tracker.registry
-        key = ("TW207", "carry", origin.carried.key(), record.site.key())
+        # A carry inside a helper (``state = clone_state(states[-1])``) is changed at the helper's call.
+        ordered = registry.attempt("finding where a carry is ordered against the tape", lambda: ordering_snap(
+            origin.carried, backward_site, [r.site for r in state.launches] if state is not None else []))
+        where = ordered.location(()) if ordered is not None else None
+        key = ("TW207", "carry", (where.path, where.line) if where else origin.carried.key(), record.site.key())
         if registry.bump(key):
             return
         from .overwrites import copy_dest_name  # noqa: PLC0415 (overwrites imports the tracker)
@@ -328,6 +332,9 @@ class Truncation:
             related.append(Related(back_loc, "the backward() whose gradient stops at the carry", "backward"))
         loc = registry.attempt("locating a copy", lambda: origin.carried.location(
             ("copy", "clone", "assign", "launch", "launch_tiled"))) or read_loc
+        if where is not None and loc is not None:
+            related.insert(0, Related(loc, "the copy inside the call", "carry"))
+            loc = where
         registry.report(key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
                                      related=related, data={"array": what, "parameters": shared[:3],
                                                             "earlier_tape": None, "carried": True}))
