@@ -41,6 +41,8 @@ def test_a_fix_shows_as_fixed_against_the_previous_run(tmp_path):
 
 
 def test_a_new_problem_against_a_clean_baseline_fails(tmp_path):
+    # The project is tmp_path (a marker above it, a .tapewatch left in /tmp, must not claim the runs).
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
     script = tmp_path / "clean.py"
     shutil.copy(ROOT / "examples" / "correct_fresh_arrays.py", script)
     tapewatch("check", "clean.py", "-q", "--no-check-launches", cwd=tmp_path)
