@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import linecache
 import re
+import weakref
 from typing import List, Optional
 
 from .. import codes
@@ -34,6 +35,9 @@ _KEPT = re.compile(r"\.copy\(|np\.(?:array|copy)\(|numpy\.(?:array|copy)\(|\.clo
 
 
 class SummedBackwards:
+    # Values are only fingerprinted when the program copies a gradient out (and again at the next
+    # backward for those): a training loop that never does pays one dict entry per parameter.
+
     def __init__(self, tracker):
         self.tracker = tracker
         self.serial = 0  # backward() calls seen
@@ -47,19 +51,19 @@ class SummedBackwards:
             filled = grad.__dict__.get("_tw_filled_by")
             if kept is None or filled is None or kept[0] != filled[0]:
                 continue  # not copied out since the backward that filled it
-            serial, grad_print, value_print, backward_site = filled
+            serial, read_site, grad_print, value_print = kept
             if grad_print is None or _fingerprint(grad) != grad_print or _fingerprint(arr) != value_print:
                 continue  # zeroed or changed since, or the parameter stepped (accumulation's case)
-            grad.__dict__["_tw_summed"] = (serial, arr, backward_site, kept[1], site)
+            grad.__dict__["_tw_summed"] = (serial, arr, filled[2], read_site, site)
 
     def after_backward(self, tape, state) -> None:
         self.serial += 1
+        here = Site.here()
         for arr in _leaves(state):
             grad = arr.grad
             if "_tw_summed" in grad.__dict__ and grad.__dict__["_tw_summed"][0] != self.serial - 1:
                 grad.__dict__.pop("_tw_summed")
-            grad.__dict__["_tw_filled_by"] = (self.serial, _fingerprint(grad, nonzero=True), _fingerprint(arr),
-                                              Site.here())
+            grad.__dict__["_tw_filled_by"] = (self.serial, weakref.ref(arr), here)
 
     def on_seed_write(self, arr) -> None:
         """A zero_()/fill_()/copy into a gradient: whatever it held is no longer summed into."""
@@ -74,8 +78,10 @@ class SummedBackwards:
         site = Site.here()
         if summed is not None:
             self._report(summed, site)
-        elif _keeps_copy(site):
-            arr.__dict__["_tw_kept"] = (filled[0], site)
+            return
+        owner = filled[1]()
+        if owner is not None and _keeps_copy(site) and owner.size <= MAX_ELEMENTS:
+            arr.__dict__["_tw_kept"] = (filled[0], site, _fingerprint(arr, nonzero=True), _fingerprint(owner))
 
     def _report(self, summed, read_again: Site) -> None:
         _, arr, first_backward, first_read, second_backward = summed
@@ -116,7 +122,7 @@ def _leaves(state) -> list:
             if not access.read or id(arr) in seen or id(arr) in written:
                 continue
             seen.add(id(arr))
-            if differentiable(arr) and getattr(arr, "grad", None) is not None and arr.size <= MAX_ELEMENTS:
+            if differentiable(arr) and getattr(arr, "grad", None) is not None:
                 out.append(arr)
     return out
 
