@@ -32,8 +32,7 @@ class Leaf(NamedTuple):
     key: tuple  # (shape, dtype name)
     nonzero: bool
     crc: Optional[int]  # of its values: a chained segment's output holds the same values
-    grad_crc: Optional[int]  # of its adjoint: what the next segment's seed of that output must hold
-    array: Any
+    array: Any  # its adjoint (``array.grad``) is what the next segment's seed of that output must hold
 
 
 class Seeding:
@@ -73,8 +72,7 @@ class Seeding:
         self._previous = []
         for a in _leaves(state):
             g = getattr(a, "grad", None)
-            nonzero = _nonzero(g)
-            self._previous.append(Leaf(_key(a), nonzero, _crc(a), _crc(g) if nonzero else None, a))
+            self._previous.append(Leaf(_key(a), _nonzero(g), _crc(a), a))
 
     # -- the seed versus the objective ------------------------------------------
     def _check_mean(self, state, seeds, backward_site: Site) -> None:
@@ -184,12 +182,13 @@ class Seeding:
             if values is None or not (values != 0).any():
                 continue
             own = [leaf for leaf in previous if leaf.crc is not None and leaf.crc == _crc(arr)]
-            if len(own) != 1 or own[0].grad_crc is None:
+            if len(own) != 1 or not own[0].nonzero:
                 continue  # no unique counterpart to tell which adjoint belongs here
             seed_crc = _crc_of(values)
-            if seed_crc == own[0].grad_crc:
+            if seed_crc == _grad_crc(own[0]):
                 continue
-            source = next((leaf for leaf in previous if leaf is not own[0] and leaf.grad_crc == seed_crc), None)
+            source = next((leaf for leaf in previous if leaf is not own[0] and leaf.nonzero
+                           and _grad_crc(leaf) == seed_crc), None)
             if source is None:
                 continue
             self._report_source(state, arr, own[0], source, seed_site)
@@ -281,6 +280,12 @@ def _key(arr) -> tuple:
 def _crc(arr) -> Optional[int]:
     values = _host(arr) if getattr(arr, "size", 0) <= (1 << 22) else None
     return _crc_of(values) if values is not None else None
+
+
+def _grad_crc(leaf: Leaf) -> Optional[int]:
+    """A CRC of a previous segment's input adjoint, read only when a seed is checked against it."""
+    grad = getattr(leaf.array, "grad", None)
+    return _crc(grad) if grad is not None else None
 
 
 def _crc_of(values) -> int:
