@@ -26,7 +26,6 @@ from ..model import Finding, Related
 from . import related as rel
 from .overwrites import method_object_name
 from .sites import Site
-from .tracker import differentiable
 
 MAX_ELEMENTS = 1 << 22
 
@@ -71,18 +70,8 @@ class AccumulationCheck:
         state = tape.__dict__.get("_tw_state")
         if state is None:
             return []
-        written = {id(a.array) for r in state.launches for a in r.accesses if a.write}
-        seen, out = set(), []
-        for record in state.launches:
-            for access in record.accesses:
-                arr = access.array
-                if not access.read or id(arr) in seen or id(arr) in written:
-                    continue
-                seen.add(id(arr))
-                if (differentiable(arr) and getattr(arr, "grad", None) is not None
-                        and getattr(arr, "size", 0) <= MAX_ELEMENTS):
-                    out.append((arr, record, access))
-        return out
+        return [(arr, record, access) for arr, record, access in state.parameters()
+                if getattr(arr, "grad", None) is not None and getattr(arr, "size", 0) <= MAX_ELEMENTS]
 
     def _report(self, arr, record, access, site: Site, previous, empty_zero=None, other_zero=None,
                 again_zero=False) -> None:

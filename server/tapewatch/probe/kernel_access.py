@@ -195,7 +195,7 @@ def _thread_and_ascending(func: ast.FunctionDef) -> Tuple[FrozenSet[str], Frozen
                 if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
                     bound[name.id] = bound.get(name.id, 0) + 1
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
-                _call_name(node.value) == "tid":
+                _callee_name(node.value.func) == "tid":
             for name in ast.walk(node.targets[0]):
                 if isinstance(name, ast.Name):
                     thread.add(name.id)
@@ -204,17 +204,12 @@ def _thread_and_ascending(func: ast.FunctionDef) -> Tuple[FrozenSet[str], Frozen
 
 
 def _ascending_range(expr: ast.expr) -> bool:
-    if not (isinstance(expr, ast.Call) and _call_name(expr) == "range") or not 1 <= len(expr.args) <= 3:
+    if not (isinstance(expr, ast.Call) and _callee_name(expr.func) == "range") or not 1 <= len(expr.args) <= 3:
         return False
     if len(expr.args) < 3:
         return True
     step = expr.args[2]
     return isinstance(step, ast.Constant) and type(step.value) is int and step.value > 0
-
-
-def _call_name(call: ast.Call) -> str:
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 # -- which elements an access touches -------------------------------------------

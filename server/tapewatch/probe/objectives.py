@@ -41,16 +41,16 @@ _VETO = object()  # the scope also sums the output: no objective can be told
 
 def find(name: str, path: str, namespaces: Iterable[Dict[str, Any]]) -> Optional[Objective]:
     """The objective ``name`` (as the program spells the output) enters in the file ``path``."""
+    namespaces = list(namespaces)
     tree = _parse(path, namespaces)
     if tree is None:
         return None
-    namespaces = list(namespaces)
     found = _in_scope(tree, name, path, namespaces)
     if found is _VETO:
         return None
     if found is not None:
         return found
-    for _call, function, parameter in _user_calls(tree, name, namespaces):
+    for function, parameter in _user_calls(tree, name, namespaces):
         inner = _in_function(function, parameter)
         if isinstance(inner, Objective):
             return inner
@@ -139,21 +139,7 @@ def _constant(expr, namespaces):
     try:
         value = ast.literal_eval(expr)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        chain = []
-        node = expr
-        while isinstance(node, ast.Attribute):
-            chain.append(node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name):
-            return None
-        for namespace in namespaces:
-            if node.id in namespace:
-                value = namespace[node.id]
-                break
-        else:
-            return None
-        for attr in reversed(chain):
-            value = getattr(value, attr, None)
+        value = _resolve(expr, namespaces)
     if isinstance(value, (list, tuple)) or type(value).__module__ == "numpy":
         try:
             values = np.asarray(value, dtype=np.float64)
@@ -164,7 +150,7 @@ def _constant(expr, namespaces):
 
 
 def _user_calls(tree, name: str, namespaces):
-    """``(call, function, parameter)`` for calls in ``tree`` of a user function with ``name`` among its
+    """``(function, parameter)`` for calls in ``tree`` of a user function with ``name`` among its
     positional arguments (``objective(err)``, ``metrics.objective(err.numpy())``)."""
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -178,7 +164,7 @@ def _user_calls(tree, name: str, namespaces):
                 break
             params = list(inspect.signature(function).parameters)
             if position < len(params):
-                yield node, function, params[position]
+                yield function, params[position]
             break
 
 
@@ -214,13 +200,25 @@ def _def_line(node) -> int:
     return node.decorator_list[0].lineno if node.decorator_list else node.lineno
 
 
-def _parse(path: str, namespaces):
-    namespaces = list(namespaces)
+# path -> (linecache's lines for it, their tree): a backward() seeded by hand in a loop asks again every
+# iteration; the tree is reused while linecache holds the same lines.
+_TREES: Dict[str, tuple] = {}
+
+
+def _parse(path: str, namespaces: list):
     module_globals = namespaces[-1] if namespaces else None
+    lines = linecache.getlines(path, module_globals)
+    kept = _TREES.get(path)
+    if kept is not None and kept[0] is lines:
+        return kept[1]
     try:
-        return ast.parse("".join(linecache.getlines(path, module_globals)))
+        tree = ast.parse("".join(lines))
     except (SyntaxError, ValueError):
-        return None
+        tree = None
+    if len(_TREES) >= 64:
+        _TREES.clear()
+    _TREES[path] = (lines, tree)
+    return tree
 
 
 def _loc(path: str, node) -> Location:

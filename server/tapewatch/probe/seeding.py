@@ -70,7 +70,7 @@ class Seeding:
 
     def after_backward(self, tape, state) -> None:
         self._previous = []
-        for a in _leaves(state):
+        for a, _, _ in state.parameters():
             g = getattr(a, "grad", None)
             self._previous.append(Leaf(_key(a), _nonzero(g), _crc(a), a))
 
@@ -163,25 +163,27 @@ class Seeding:
             if leaf.nonzero:
                 carried[leaf.key] = carried.get(leaf.key, 0) + 1
         values = {leaf.crc for leaf in previous if leaf.crc is not None}
-        if not any(_crc(a) in values for a in outputs):
+        crcs = {id(a): _crc(a) for a in outputs}  # each output read back once
+        if not any(crc in values for crc in crcs.values()):
             return  # not a continuation: no output here holds what the previous tape started from
-        self._check_sources(state, previous, seeds)
+        self._check_sources(state, previous, seeds, crcs)
+        sites = {id(arr): seed_site for arr, _, seed_site in seeds}
         for key, wanted in carried.items():
             group = [a for a in outputs if _key(a) == key]
             got = [a for a in group if id(a) in seeded]
             if not got or len(group) < wanted or len(got) >= wanted:
                 continue  # nothing of this kind is seeded here at all, or all of it is
             missing = [a for a in group if id(a) not in seeded][: wanted - len(got)]
-            sites = {id(arr): seed_site for arr, _, seed_site in seeds}
             self._report_partial(state, missing, got, backward_site, wanted, sites)
 
-    def _check_sources(self, state, previous: List[Leaf], seeds) -> None:
+    def _check_sources(self, state, previous: List[Leaf], seeds, crcs: Dict[int, Optional[int]]) -> None:
         """An output seeded with the adjoint of another input of the previous segment than its own copy
         (``v_mid.grad.assign(x_cp.grad)``): its own adjoint is lost and the other one counted twice."""
         for arr, values, seed_site in seeds:
             if values is None or not (values != 0).any():
                 continue
-            own = [leaf for leaf in previous if leaf.crc is not None and leaf.crc == _crc(arr)]
+            crc = crcs[id(arr)] if id(arr) in crcs else _crc(arr)
+            own = [leaf for leaf in previous if leaf.crc is not None and leaf.crc == crc]
             if len(own) != 1 or not own[0].nonzero:
                 continue  # no unique counterpart to tell which adjoint belongs here
             seed_crc = _crc_of(values)
@@ -256,20 +258,6 @@ def _terminal_outputs(state) -> list:
     # Read in the launch that wrote it (write-then-read inside a kernel) still counts as an output.
     out = [arrays[i] for i in sorted(last_write, key=last_write.get)
            if differentiable(arrays[i]) and last_read.get(i, -1) <= last_write[i]]
-    return out
-
-
-def _leaves(state) -> list:
-    from .tracker import differentiable  # noqa: PLC0415
-
-    written = {id(a.array) for r in state.launches for a in r.accesses if a.write}
-    seen, out = set(), []
-    for record in state.launches:
-        for access in record.accesses:
-            arr = access.array
-            if access.read and id(arr) not in written and id(arr) not in seen and differentiable(arr):
-                seen.add(id(arr))
-                out.append(arr)
     return out
 
 

@@ -28,7 +28,6 @@ from .. import codes
 from ..model import Finding, Related
 from . import frames
 from .sites import Site
-from .tracker import differentiable
 
 MAX_ELEMENTS = 1 << 22
 _KEPT = re.compile(r"\.copy\(|np\.(?:array|copy)\(|numpy\.(?:array|copy)\(|\.clone\(|list\(|\.tolist\(")
@@ -113,18 +112,8 @@ class SummedBackwards:
 
 
 def _leaves(state) -> list:
-    """Float arrays the tape read and never wrote, with a gradient of bounded size."""
-    written = {id(a.array) for r in state.launches for a in r.accesses if a.write}
-    seen, out = set(), []
-    for record in state.launches:
-        for access in record.accesses:
-            arr = access.array
-            if not access.read or id(arr) in seen or id(arr) in written:
-                continue
-            seen.add(id(arr))
-            if differentiable(arr) and getattr(arr, "grad", None) is not None:
-                out.append(arr)
-    return out
+    """The tape's parameters that have a gradient."""
+    return [arr for arr, _, _ in state.parameters() if getattr(arr, "grad", None) is not None]
 
 
 def _keeps_copy(site: Site) -> bool:

@@ -204,6 +204,20 @@ class TapeState:
                 if grad is not None:
                     yield grad
 
+    def parameters(self) -> list:
+        """``(array, record, access)`` for each float array with ``requires_grad`` the tape's launches read
+        and never write (its leaves: the parameters it differentiates), at its first read, in that order."""
+        written = {id(a.array) for r in self.launches for a in r.accesses if a.write}
+        seen: set = set()
+        out = []
+        for record in self.launches:
+            for access in record.accesses:
+                arr = access.array
+                if access.read and id(arr) not in written and id(arr) not in seen and differentiable(arr):
+                    seen.add(id(arr))
+                    out.append((arr, record, access))
+        return out
+
     def clear_reads(self) -> None:
         self.generation += 1
         self.version += 1

@@ -472,13 +472,7 @@ def _parameters(state, accesses: Optional[Dict[int, tuple]] = None) -> Dict[int,
 
 def _parameter_accesses(state) -> Dict[int, tuple]:
     """id(parameter) -> (the array, the first launch record that read it, that access)."""
-    written = {id(x.array) for r in state.launches for x in r.accesses if x.write}
-    out: Dict[int, tuple] = {}
-    for r in state.launches:
-        for x in r.accesses:
-            if x.read and id(x.array) not in written and differentiable(x.array) and id(x.array) not in out:
-                out[id(x.array)] = (x.array, r, x)
-    return out
+    return {id(arr): (arr, record, access) for arr, record, access in state.parameters()}
 
 
 MAX_CHECKSUM_ELEMENTS = 1 << 20
@@ -494,7 +488,7 @@ def _checksum(arr) -> Optional[int]:
     try:
         if int(getattr(arr, "size", 0) or 0) > MAX_CHECKSUM_ELEMENTS:
             return None
-        if getattr(getattr(arr, "device", None), "is_capturing", False):
+        if warp_seams.array_capturing(arr):
             return None  # a CUDA graph capture cannot be read back from (nor may a copy be enqueued in it)
         return zlib.crc32(arr.numpy().tobytes())
     except Exception:

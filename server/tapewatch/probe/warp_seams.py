@@ -279,14 +279,12 @@ def get_adjoint(wp, holder, value):
 
 def is_capturing(launch: LaunchEntry) -> bool:
     """A CUDA graph capture is in progress on the launch's device: nothing can be read back."""
-    try:
-        return bool(getattr(launch.device, "is_capturing", False))
-    except Exception:
-        return False
+    return array_capturing(launch)
 
 
 def array_capturing(arr) -> bool:
-    """A graph capture is in progress on the array's device: its values cannot be read back now."""
+    """A graph capture is in progress on the device of an array (or of a launch): its values cannot be
+    read back now."""
     try:
         return bool(getattr(getattr(arr, "device", None), "is_capturing", False))
     except Exception:
