@@ -22,7 +22,8 @@ from typing import List, NamedTuple, Optional
 
 from ..model import Location, Related
 from . import warp_seams
-from .reached_functions import callee, reached_functions
+from .reached_functions import reached_functions
+from .syntax import callee
 from .kernel_access import call_argument_sources
 from .sites import def_location
 

@@ -19,6 +19,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import runpy as _runpy
 
+from .syntax import callee
+
 _TAPEWATCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _skip_prefixes: Tuple[str, ...] = (_TAPEWATCH_DIR + os.sep,)
 # Before 3.11 runpy is a plain file of the standard library, not "<frozen runpy>".
@@ -272,7 +274,7 @@ def call_at(frame, names: Sequence[str] = ()) -> Optional[ast.Call]:
         best_end = 0
         for call in _by_line[filename].get(line, ()):
             end = getattr(call, "end_lineno", call.lineno) or call.lineno
-            if not names or _func_name(call) in names:
+            if not names or callee(call.func) in names:
                 if found is None or (end - call.lineno) < (best_end - found.lineno):
                     found, best_end = call, end
     if len(_resolved) >= MAX_KEPT_CALLS:
@@ -306,16 +308,7 @@ def call_span(frame, names: Sequence[str] = ()) -> Tuple[int, int, Optional[int]
 
 def callee_name(call: ast.Call) -> str:
     """``launch`` for ``wp.launch(...)``, ``State`` for ``State(x)``."""
-    return _func_name(call)
-
-
-def _func_name(call: ast.Call) -> str:
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    if isinstance(func, ast.Name):
-        return func.id
-    return ""
+    return callee(call.func)
 
 
 def launch_arg_exprs(call: ast.Call) -> List[Optional[ast.expr]]:
@@ -388,7 +381,7 @@ def _outer_expression(expr: ast.expr, frame, caller) -> Optional[ast.expr]:
     if others & set(code.co_varnames):
         return None
     caller_call = call_at(caller, (code.co_name,))
-    if caller_call is None or _func_name(caller_call) != code.co_name:
+    if caller_call is None or callee(caller_call.func) != code.co_name:
         return None
     bound_self = param == 0 and code.co_varnames[:1] in (("self",), ("cls",)) and \
         isinstance(caller_call.func, ast.Attribute)

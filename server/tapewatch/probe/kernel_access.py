@@ -28,6 +28,7 @@ import textwrap
 from typing import Any, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple
 
 from . import warp_seams
+from .syntax import callee
 
 # Builtins that write their first argument (Warp treats them as writes).
 _ATOMICS = {
@@ -195,7 +196,7 @@ def _thread_and_ascending(func: ast.FunctionDef) -> Tuple[FrozenSet[str], Frozen
                 if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
                     bound[name.id] = bound.get(name.id, 0) + 1
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
-                _callee_name(node.value.func) == "tid":
+                callee(node.value.func) == "tid":
             for name in ast.walk(node.targets[0]):
                 if isinstance(name, ast.Name):
                     thread.add(name.id)
@@ -204,7 +205,7 @@ def _thread_and_ascending(func: ast.FunctionDef) -> Tuple[FrozenSet[str], Frozen
 
 
 def _ascending_range(expr: ast.expr) -> bool:
-    if not (isinstance(expr, ast.Call) and _callee_name(expr.func) == "range") or not 1 <= len(expr.args) <= 3:
+    if not (isinstance(expr, ast.Call) and callee(expr.func) == "range") or not 1 <= len(expr.args) <= 3:
         return False
     if len(expr.args) < 3:
         return True
@@ -330,9 +331,9 @@ def _used_atomics(func: ast.FunctionDef, params: Set[str], offset: int) -> List[
     discarded = {id(n.value) for n in ast.walk(func) if isinstance(n, ast.Expr)}
     out = []
     for node in ast.walk(func):
-        if isinstance(node, ast.Call) and _callee_name(node.func) in _ATOMICS and id(node) not in discarded:
+        if isinstance(node, ast.Call) and callee(node.func) in _ATOMICS and id(node) not in discarded:
             target = param_path(node.args[0], params) if node.args else None
-            out.append(AtomicUse(node.lineno + offset, node.col_offset + 1, _callee_name(node.func), target))
+            out.append(AtomicUse(node.lineno + offset, node.col_offset + 1, callee(node.func), target))
     return out
 
 
@@ -406,7 +407,7 @@ class _AccessVisitor(ast.NodeVisitor):
             self.visit(target)
 
     def visit_Call(self, node: ast.Call) -> None:
-        fname = _callee_name(node.func)
+        fname = callee(node.func)
         if fname in _METADATA_CALLS:
             return
         if fname in _WRITERS and node.args:
@@ -419,14 +420,14 @@ class _AccessVisitor(ast.NodeVisitor):
                     self.visit(kw.value)
                 self._accumulate(name, _atomic_index(node), fname, node)
                 return
-        callee = self._user_function(node.func)
+        target = self._user_function(node.func)
         for index, arg in enumerate(node.args):
             name = param_path(arg, self.params)
             if name is None:
                 self.visit(arg)
                 continue
             # An array passed to a @wp.func: follow it into the function.
-            access = callee.get(index) if callee is not None else None
+            access = target.get(index) if target is not None else None
             if access is None:
                 self._read(name, arg)
             else:
@@ -434,7 +435,7 @@ class _AccessVisitor(ast.NodeVisitor):
                     self._read(name, arg)
                 if "w" in access and not isinstance(arg, ast.Subscript):
                     # (an element, ``light[0]``, is passed by value: the function writes its copy)
-                    self._accumulate(name, None, "a call of `%s`" % _callee_name(node.func), node)
+                    self._accumulate(name, None, "a call of `%s`" % callee(node.func), node)
         for kw in node.keywords:
             self.visit(kw.value)
         self.visit(node.func)
@@ -656,7 +657,7 @@ class _ValueFlow:
         return deps
 
     def call(self, node: ast.Call) -> Set[str]:
-        name = _callee_name(node.func)
+        name = callee(node.func)
         if name in _METADATA_CALLS:
             return set()
         if name in _ATOMICS and node.args:
@@ -729,14 +730,6 @@ def _root_name(node) -> Optional[str]:
     return node.id if isinstance(node, ast.Name) else None
 
 
-def _callee_name(func: ast.expr) -> str:
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    if isinstance(func, ast.Name):
-        return func.id
-    return ""
-
-
 def _op_text(op) -> str:
     return {ast.Mult: "*=", ast.Div: "/=", ast.FloorDiv: "//=", ast.Pow: "**=", ast.Mod: "%=", ast.Add: "+=",
             ast.Sub: "-="}.get(type(op), "op=")
@@ -786,7 +779,7 @@ def call_argument_sources(kernel, func_name: str, count: int) -> list:
     call = None
     for stmt in fdef.body:
         for node in ast.walk(stmt):
-            if call is None and isinstance(node, ast.Call) and _callee_name(node.func) == func_name:
+            if call is None and isinstance(node, ast.Call) and callee(node.func) == func_name:
                 call = node
         if call is not None:
             break

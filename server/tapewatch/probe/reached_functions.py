@@ -14,6 +14,7 @@ import textwrap
 from typing import Any, Iterator, Optional, Tuple
 
 from . import warp_seams
+from .syntax import callee
 
 MAX_FUNCTIONS = 32  # distinct functions listed per kernel (a bound on the parsing, not a hint)
 
@@ -44,15 +45,6 @@ def reached_functions(wp, kernel) -> Iterator[Tuple[str, Any]]:
             source = warp_seams.kernel_source(obj)
             if warp_seams.custom_grad(obj) is None and source:
                 queue.append((source, _globals_of(obj)))
-
-
-def callee(func) -> str:
-    """``f`` for ``f(...)`` and ``mod.f(...)``."""
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    if isinstance(func, ast.Name):
-        return func.id
-    return ""
 
 
 def _globals_of(obj) -> dict:

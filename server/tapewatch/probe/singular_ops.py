@@ -28,7 +28,8 @@ from typing import List, NamedTuple, Optional
 
 from ..model import Location, Related
 from . import warp_seams
-from .reached_functions import callee, reached_functions
+from .reached_functions import reached_functions
+from .syntax import callee
 
 # name -> (helper testing its operand, how its derivative is singular)
 _SUSPECTS = {

@@ -14,6 +14,7 @@ import textwrap
 from typing import Dict
 
 from . import frames, warp_seams
+from .syntax import callee
 from .sites import Site, def_location
 
 MAX_KERNELS = 256
@@ -138,7 +139,7 @@ def _called_names(kernel) -> set:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            name = callee(func)
             if name:
                 out.add(name)
     return out
