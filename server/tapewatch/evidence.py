@@ -50,14 +50,22 @@ def record(result, root: Optional[str] = None) -> dict:
     """The evidence of one run (``runner.RunResult``), as a JSON-ready dict."""
     base = root or project_root(result.script)
     findings = []
+    relative: Dict[str, str] = {}  # hundreds of findings name a handful of files
+
+    def rel(path: str) -> str:
+        out = relative.get(path)
+        if out is None:
+            out = relative[path] = _rel(path, base)
+        return out
+
     for f in result.findings[:MAX_FINDINGS]:
         obj = f.to_json()
         obj["message"] = obj["message"][:MAX_MESSAGE]
         obj.get("data", {}).pop("traceback", None)
         if obj.get("path"):
-            obj["path"] = _rel(obj["path"], base)
+            obj["path"] = rel(obj["path"])
         for r in obj.get("related", []):
-            r["path"] = _rel(r["path"], base)
+            r["path"] = rel(r["path"])
         findings.append(obj)
     return {
         "script": _rel(result.script, base),

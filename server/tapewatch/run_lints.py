@@ -18,7 +18,7 @@ import ast
 import os
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from . import codes
+from . import codes, lint_cache
 from .model import Finding, Location, Related
 
 LIBRARY_PARTS = ("site-packages", "dist-packages")
@@ -49,12 +49,10 @@ Prelinted = Dict[str, Tuple[bytes, List[Finding]]]  # path -> (the source linted
 
 def prelint(script: str) -> Prelinted:
     """The script's lints, computed while the probe runs (they need only the file)."""
-    from .lint import lint_source  # noqa: PLC0415 (the lint engine: not needed by the probe)
-
     path = os.path.abspath(script)
     with open(path, "rb") as fh:
         source = fh.read()
-    return {path: (source, lint_source(source, path))}
+    return {path: (source, lint_cache.lint(source, path))}
 
 
 def lint_run(script: str, kernels: List[dict], findings: List[Finding],
@@ -62,8 +60,6 @@ def lint_run(script: str, kernels: List[dict], findings: List[Finding],
     """Lint findings for the files of a run, confirmed by the launches the run made.
 
     ``prelinted`` (from ``prelint``) is used for files whose content has not changed since."""
-    from .lint import lint_source  # noqa: PLC0415 (the lint engine: not needed by the probe)
-
     by_def: Dict[Tuple[str, str], dict] = {}
     calls: Dict[str, dict] = {}  # function name -> a differentiated kernel that calls it
     undifferentiated: Dict[Tuple[str, str], dict] = {}  # launched, but never on a differentiated tape
@@ -93,7 +89,7 @@ def lint_run(script: str, kernels: List[dict], findings: List[Finding],
         except OSError:
             continue
         early = (prelinted or {}).get(path)
-        lints = early[1] if early is not None and early[0] == source else lint_source(source, path)
+        lints = early[1] if early is not None and early[0] == source else lint_cache.lint(source, path)
         if not lints:
             continue
         defs = _enclosing_defs(source)

@@ -9,9 +9,11 @@ expressions are walked lazily, only when a rule asks for ``host_calls``.
 from __future__ import annotations
 
 import ast
+import contextlib
+import contextvars
 import functools
 import os
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from . import body
 from .exprs import Number, numeric_value, walk
@@ -426,14 +428,34 @@ def parse(source: str, path: str, parser=None) -> Optional[FileContext]:
 _SIBLINGS: Dict[tuple, Dict[str, Number]] = {}  # (path, mtime, size) -> its module-level numbers
 MAX_SIBLINGS = 64
 
+# The files a lint read besides its own source, while ``recording_reads`` is active: what a kept
+# lint result depends on (``lint_cache``).  ``(path, mtime_ns, size)``; ``(path, None, None)`` for a
+# file looked for and missing (creating it changes the result too).
+_READS: contextvars.ContextVar[Optional[list]] = contextvars.ContextVar("tapewatch_lint_reads", default=None)
+
+
+@contextlib.contextmanager
+def recording_reads() -> Iterator[list]:
+    reads: list = []
+    token = _READS.set(reads)
+    try:
+        yield reads
+    finally:
+        _READS.reset(token)
+
 
 def _sibling_constants(path: str) -> Dict[str, Number]:
     """The top-level numeric constants of a Python file (none when it is missing or does not parse)."""
+    reads = _READS.get()
     try:
         stat = os.stat(path)
         key = (path, stat.st_mtime_ns, stat.st_size)
     except OSError:
+        if reads is not None:
+            reads.append((path, None, None))
         return {}
+    if reads is not None:
+        reads.append(key)
     known = _SIBLINGS.get(key)
     if known is None:
         known = {}

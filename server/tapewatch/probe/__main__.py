@@ -47,6 +47,10 @@ def parse_args(argv):
     return ns
 
 
+# Container allocations between young collections while the script runs (Python's default: 700).
+YOUNG_GC_THRESHOLD = 10_000
+
+
 def main(argv=None) -> int:
     ns = parse_args(sys.argv[1:] if argv is None else argv)
     channel = EventChannel(ns.events)
@@ -138,6 +142,12 @@ def _run(ns, channel: EventChannel) -> int:
     # probe's own records make full collections more frequent than in a plain run (0.3 s of a run
     # with 3,000 findings).  The script's own objects are collected as usual.
     gc.freeze()
+    # The probe keeps a few records per launch and per finding for the whole run: each young
+    # collection they trigger walks them once more before they settle.  A larger young generation
+    # lets fewer collections do that (with 3,000 findings, 0.16 s of collection became 0.10 s); the
+    # script's unreachable cycles are still freed, after 10,000 new containers instead of 700.
+    threshold = gc.get_threshold()
+    gc.set_threshold(max(threshold[0], YOUNG_GC_THRESHOLD), *threshold[1:])
     try:
         _run_main(code, script)
     except SystemExit as exc:
