@@ -14,6 +14,7 @@ from typing import List
 from .. import codes
 from ..model import Finding, Related
 from . import related as rel
+from .kernel_access import kernel_access
 from .tracker import differentiable, is_float
 
 
@@ -23,7 +24,9 @@ def check(tracker, state, record) -> None:
             if not acc.read:
                 continue
             hit = state.no_grad.get(id(acc.array))
-            if hit is not None and hit[1] is not record:
+            if hit is not None and hit[1] is not record and \
+                    kernel_access(record.kernel).gradient_reaches(record.access_label(acc)):
+                # (read only in comparisons, conditions or indices, it could not carry a gradient anyway)
                 _report(tracker, hit, record, acc)
     upstream = [a for a in record.accesses if a.read and differentiable(a.array)]
     if upstream:

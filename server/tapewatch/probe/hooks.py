@@ -102,6 +102,19 @@ def install(wp, tracker, registry: FindingRegistry, on_backward: Optional[Callab
 
     tape_cls.__init__ = tape_init
 
+    orig_record_func = getattr(tape_cls, "record_func", None)
+    if orig_record_func is not None:
+
+        @functools.wraps(orig_record_func)
+        def record_func(self, backward, arrays, *args, **kwargs):
+            result = orig_record_func(self, backward, arrays, *args, **kwargs)
+            # The arrays a hand-written adjoint covers: a step kept off the tape that writes them has one.
+            guarded("remembering a recorded function's arrays", lambda: self.__dict__.setdefault(
+                "_tw_func_arrays", set()).update(id(a) for a in arrays or ()))
+            return result
+
+        tape_cls.record_func = record_func
+
     orig_backward = tape_cls.backward
 
     @functools.wraps(orig_backward)

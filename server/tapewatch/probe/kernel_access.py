@@ -103,6 +103,17 @@ class KernelAccess(NamedTuple):
     # and "written ahead" (``x[i, s + 1]`` stored where ``x[i, s]`` is read).
     thread: FrozenSet[str] = frozenset()
     ascending: FrozenSet[str] = frozenset()
+    # Paths whose values can reach what the kernel writes through differentiable operations (stored,
+    # accumulated, passed to a call): the only inputs its adjoint can give a gradient.  A path used
+    # only in comparisons, branch conditions or indices is not among them.  None: not known.
+    flows_out: Optional[FrozenSet[str]] = None
+
+    def gradient_reaches(self, path: str) -> bool:
+        """Whether this kernel's adjoint can give ``path`` a gradient (True when not known)."""
+        if self.flows_out is None:
+            return True
+        return any(p in self.flows_out or any(f.startswith(p + ".") for f in self.flows_out)
+                   for p in _prefixes(path))
 
     def reads_apart_from_writes(self, path: str) -> bool:
         """Every read of ``path`` and every write of it index different elements in any launch
@@ -164,8 +175,10 @@ def _analyze_def(func: ast.FunctionDef, first_line: int, globals_: Optional[dict
     values = _ValueFlow(set(params), globals_ or {}, _array_params(func))
     try:
         values.run(func.body)
+        flows_out: Optional[FrozenSet[str]] = frozenset(values.written)
     except RecursionError:
         values.nonlinear = set(params)
+        flows_out = None
     loaded_first = {w.param for w in visitor.intra}
     rewritten_first = frozenset(p for p in visitor.stores if p in visitor.reads and p not in loaded_first)
     assigned = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
@@ -175,7 +188,7 @@ def _analyze_def(func: ast.FunctionDef, first_line: int, globals_: Optional[dict
                         {k: frozenset(v) for k, v in values.products.items()},
                         _used_atomics(func, set(params), first_line - 1), frozenset(visitor.stores),
                         rewritten_first, forms, frozenset(p for p in params if p not in assigned),
-                        tuple(visitor.accumulated), *_thread_and_ascending(func))
+                        tuple(visitor.accumulated), *_thread_and_ascending(func), flows_out)
 
 
 def _thread_and_ascending(func: ast.FunctionDef) -> Tuple[FrozenSet[str], FrozenSet[str]]:
@@ -510,6 +523,7 @@ class _ValueFlow:
         self.taint: Dict[str, Set[str]] = {}  # local name -> parameter paths its value depends on
         self.nonlinear: Set[str] = set()
         self.products: Dict[str, Set[str]] = {}
+        self.written: Set[str] = set()  # parameter paths whose values reach a write (see ``flows_out``)
 
     def run(self, body) -> None:
         # Twice: a loop can carry a value from a later statement to an earlier one.
@@ -569,10 +583,14 @@ class _ValueFlow:
             root = _root_name(target.value)
             if root is not None and root not in self.params:
                 self.taint[root] = self.taint.get(root, set()) | deps  # a component of a local vector
+            elif root is not None:
+                self.written |= deps  # an element of an array parameter
         elif isinstance(target, ast.Attribute):
             root = _root_name(target)
             if root is not None and root not in self.params:
                 self.taint[root] = self.taint.get(root, set()) | deps
+            elif root is not None:
+                self.written |= deps
 
     def target_deps(self, target) -> Set[str]:
         if isinstance(target, ast.Name):
@@ -667,9 +685,16 @@ class _ValueFlow:
             value = self.expr(node.args[-1]) if len(node.args) > 1 else set()
             if name not in ("atomic_add", "atomic_sub"):
                 self.need(value)  # min/max/exchange select by value
+            self.written |= value
             return set()
         args = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
         deps = set().union(*args) if args else set()
+        # Arrays passed whole (``f(x)``, ``f(state.q)``): the call reads them, and may write them
+        # (``tile_store``, a ``@wp.func`` that assigns an element).
+        whole = {path for path in (param_path(a, self.params) for a in node.args
+                                   if isinstance(a, (ast.Name, ast.Attribute))) if path is not None}
+        if whole:
+            self.written |= deps | whole
         if name in _LINEAR_CALLS:
             return deps
         if name in _BILINEAR_CALLS and len(args) >= 2:

@@ -207,7 +207,10 @@ class Truncation:
             # A tape that records functions may give such a step its adjoint itself (record_func).
             if not seeded_by_hand and mark.parameters and not _records_functions(tape):
                 self._report_host_copy(copy, record, access, site)
+        covered = tape.__dict__.get("_tw_func_arrays", ())
         for origin, record, access in state.__dict__.pop("carries", []):
+            if id(access.array) in covered:
+                continue  # carried by a step whose adjoint the script recorded itself (tape.record_func)
             shared = [] if seeded_by_hand else _parameters_upstream(state, origin)
             if shared:
                 self._report_carry(origin, record, access, shared, site, state)
