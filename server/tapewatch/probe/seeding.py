@@ -168,6 +168,16 @@ class Seeding:
             return  # not a continuation: no output here holds what the previous tape started from
         self._check_sources(state, previous, seeds, crcs)
         sites = {id(arr): seed_site for arr, _, seed_site in seeds}
+        pairs = _continued(previous, outputs, crcs)
+        if pairs:
+            # Each continued input matched to this segment's output by value: exact, whatever else of the
+            # same shape (a parameter, a coefficient array) the previous segment also differentiated.
+            got = [out for leaf, out in pairs if id(out) in seeded]
+            missing = [out for leaf, out in pairs if leaf.nonzero and id(out) not in seeded]
+            if got and missing:
+                self._report_partial(state, missing, got, backward_site,
+                                     len([leaf for leaf, _ in pairs if leaf.nonzero]), sites)
+            return
         for key, wanted in carried.items():
             group = [a for a in outputs if _key(a) == key]
             got = [a for a in group if id(a) in seeded]
@@ -259,6 +269,22 @@ def _terminal_outputs(state) -> list:
     out = [arrays[i] for i in sorted(last_write, key=last_write.get)
            if differentiable(arrays[i]) and last_read.get(i, -1) <= last_write[i]]
     return out
+
+
+def _continued(previous: List[Leaf], outputs: list, crcs: Dict[int, Optional[int]]) -> list:
+    """``[(leaf, output)]``: inputs of the previous segment that continue this one, each paired with the
+    one output here holding exactly its values (values shared by two inputs or two outputs pair nothing)."""
+    by_crc: Dict[int, list] = {}
+    for out in outputs:
+        crc = crcs.get(id(out))
+        if crc is not None:
+            by_crc.setdefault(crc, []).append(out)
+    leaves: Dict[int, list] = {}
+    for leaf in previous:
+        if leaf.crc is not None and leaf.crc in by_crc:
+            leaves.setdefault(leaf.crc, []).append(leaf)
+    return [(found[0], by_crc[crc][0]) for crc, found in leaves.items()
+            if len(found) == 1 and len(by_crc[crc]) == 1 and _key(found[0].array) == _key(by_crc[crc][0])]
 
 
 def _key(arr) -> tuple:
