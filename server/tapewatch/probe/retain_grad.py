@@ -17,7 +17,7 @@ from .. import codes
 from ..model import Finding, Related
 from . import frames, related as rel
 from .kernel_access import kernel_access
-from .sites import Site
+from .sites import SITE_DEPTH, Site
 
 
 class Writer(NamedTuple):
@@ -77,8 +77,9 @@ class RetainGradWriters:
             loc = registry.attempt("locating a writer", second.location)
             first_who, second_who = "`%s`" % first.what, "`%s`" % second.what
             apart = registry.attempt("telling two calls of one helper apart", lambda: _calls_apart(first, second))
-            if apart is not None and first_loc is not None and first_loc == loc:
-                # One launch line in a helper called twice: the calls of the helper are what differ.
+            if apart is not None:
+                # Where the two writes part in the caller (a helper called twice, or a helper that
+                # relaunches the writer): the line there that leads to the second write is the one to change.
                 (first_loc, first_who), (loc, second_who) = apart
             where = "at line %d" % first_loc.line if first_loc is not None else "earlier"
             message = (
@@ -93,7 +94,8 @@ class RetainGradWriters:
                 related.append(Related(second.location(), "`%s` assigns `%s` here, each time" % (second.what, what),
                                        "launch"))
             related.extend(registry.attempt("finding the allocation", lambda: rel.allocation(arr, what), []))
-            related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(second.site), []))
+            related.extend(r for r in registry.attempt("listing the callers", lambda: rel.caller_chain(second.site), [])
+                           if r.location != loc)  # (the finding may sit on one of them)
             data = {"array": what, "kernel": second.what, "first_kernel": first.what}
             if second.record is not None:
                 data["launch"] = second.record.index
@@ -105,17 +107,27 @@ class RetainGradWriters:
 
 
 def _calls_apart(first: Writer, second: Writer):
-    """``((location, who), (location, who))`` of the two writers at the first frame where their call
-    chains differ (``render()`` called twice, launching ``splat`` on one line); None when they differ
-    at the writing line itself."""
-    a, b = first.site.snaps, second.site.snaps
-    for i in range(1, min(len(a), len(b))):
-        if (a[i].f_code, a[i].f_lineno) != (b[i].f_code, b[i].f_lineno):
-            name = b[i - 1].f_code.co_name
-            who = "`%s()` (launching `%s`)" % (name, second.what)
-            return ((a[i].location((name,)), "`%s()` (launching `%s`)" % (a[i - 1].f_code.co_name, first.what)),
-                    (b[i].location((name,)), who))
-    return None
+    """``((location, who), (location, who))`` of the two writers in the innermost function both call
+    chains pass through, at the lines there that lead to each write: ``render()`` called twice
+    (launching ``splat`` on one line), or a helper that relaunches the writer, called next to the first
+    launch.  None when both writes are launched from that function itself (the launches are the
+    lines), or when the chains cannot be aligned from the script down."""
+    a, b = first.site.snaps[::-1], second.site.snaps[::-1]  # outermost first
+    if not a or not b or max(len(a), len(b)) >= SITE_DEPTH:
+        return None  # a chain cut short at its outer end: its frames do not align from the script down
+    j = 0
+    while j < min(len(a), len(b)) and (a[j].f_code, a[j].f_lineno) == (b[j].f_code, b[j].f_lineno):
+        j += 1
+    if j >= min(len(a), len(b)) or a[j].f_code is not b[j].f_code or (j == len(a) - 1 and j == len(b) - 1):
+        return None
+
+    def at(chain, writer: Writer):
+        if j == len(chain) - 1:
+            return writer.location(), "`%s`" % writer.what
+        name = chain[j + 1].f_code.co_name
+        return chain[j].location((name,)), "`%s()` (launching `%s`)" % (name, writer.what)
+
+    return at(a, first), at(b, second)
 
 
 def _same(a: Writer, b: Writer) -> bool:

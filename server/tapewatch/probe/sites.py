@@ -15,6 +15,9 @@ from ..model import Location
 from . import frames
 
 
+SITE_DEPTH = 12  # user frames kept per site, innermost first
+
+
 class FrameSnap:
     # The first location asked for is kept in two slots, any other in a dict: a frame is nearly
     # always located for one callee, and a run keeps a snapshot per taped launch (a dict each
@@ -62,7 +65,7 @@ class Site:
         self.library = library
 
     @classmethod
-    def here(cls, start=None, limit: int = 12) -> "Site":
+    def here(cls, start=None, limit: int = SITE_DEPTH) -> "Site":
         frame = start if start is not None else sys._getframe(1)
         snaps: List[FrameSnap] = []
         library = None
