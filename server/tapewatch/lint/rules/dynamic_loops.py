@@ -171,13 +171,19 @@ def _updates_in(ctx: FileContext, fn: WarpFunction, loop: ast.stmt) -> Dict[str,
     out: Dict[str, List[_Update]] = {}
     # The loop's own (and nested loops') targets are counters, not carried values.
     skip = set(fn.array_params) | set(fn.struct_params)
+    start = pos(loop)
+    # Only locals each iteration computes afresh: a variable carried into the loop is a recurrence of
+    # its own, reported (or not) at its own update.
+    locals_ = {name: entries for name, entries in _iteration_locals(loop).items()
+               if name not in fn.params and not any(p < start for p in fn.index.stores.get(name, ()))}
     for stmt in loop.body:
         for node in walk(stmt):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
-                    _assign_target(ctx, fn, out, node, target, node.value, skip)
+                    _assign_target(ctx, fn, out, node, target, node.value, skip, _expanded(node.value, locals_, node))
             elif isinstance(node, ast.AnnAssign) and node.value is not None:
-                _assign_target(ctx, fn, out, node, node.target, node.value, skip)
+                _assign_target(ctx, fn, out, node, node.target, node.value, skip,
+                               _expanded(node.value, locals_, node))
             elif isinstance(node, ast.AugAssign):
                 root = root_name(node.target)
                 if root is None or root.id in skip:
@@ -186,7 +192,10 @@ def _updates_in(ctx: FileContext, fn: WarpFunction, loop: ast.stmt) -> Dict[str,
                     # ``arr[i] *= s``: a different element each iteration, not a recurrence.
                     out.setdefault(root.id, []).append(_Update(node, node.target, PLAIN))
                     continue
-                if isinstance(node.op, (ast.Add, ast.Sub)) or (
+                value = _expanded(node.value, locals_, node)
+                if isinstance(node.op, (ast.Add, ast.Sub)) and not _linear(ctx, fn, root.id, value):
+                    kind = NONLINEAR  # ``x += h * f(x)``: an Euler step is an update from its own value
+                elif isinstance(node.op, (ast.Add, ast.Sub)) or (
                     isinstance(node.op, (ast.Mult, ast.Div)) and ctx.is_invariant(node.value, fn)
                 ):
                     kind = LINEAR
@@ -200,7 +209,48 @@ def _updates_in(ctx: FileContext, fn: WarpFunction, loop: ast.stmt) -> Dict[str,
     return out
 
 
-def _assign_target(ctx, fn, out, stmt, target, value, skip) -> None:
+def _iteration_locals(loop: ast.stmt) -> Dict[str, List[Tuple[tuple, ast.expr]]]:
+    """``name -> [(position, value)]`` of the plain assignments in the loop body, in source order:
+    what a local holds when a later statement of the same iteration reads it."""
+    out: Dict[str, List[Tuple[tuple, ast.expr]]] = {}
+    for stmt in loop.body:
+        for node in walk(stmt):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                out.setdefault(node.targets[0].id, []).append((pos(node), node.value))
+    for entries in out.values():
+        entries.sort(key=lambda e: e[0])
+    return out
+
+
+def _expanded(value: ast.expr, locals_, stmt: ast.stmt, depth: int = 3) -> ast.expr:
+    """``value`` with the locals this iteration computed before ``stmt`` replaced by what they hold:
+    ``dx = a * x - b * x * y`` then ``x = x + dt * dx`` updates ``x`` from its own value nonlinearly,
+    which the update alone does not show."""
+    if depth <= 0 or not locals_:
+        return value
+    at = pos(stmt)
+    names = {n.id for n in walk(value) if isinstance(n, ast.Name)}
+    found = {}
+    for name in names:
+        before = [v for p, v in locals_.get(name, ()) if p < at]
+        if before:
+            found[name] = before[-1]
+    if not found:
+        return value
+
+    class _Substitute(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            held = found.get(node.id)
+            if held is None or not isinstance(node.ctx, ast.Load):
+                return node
+            return _expanded(held, locals_, stmt, depth - 1)
+
+    import copy  # noqa: PLC0415
+
+    return _Substitute().visit(copy.deepcopy(value))
+
+
+def _assign_target(ctx, fn, out, stmt, target, value, skip, expanded=None) -> None:
     if isinstance(target, (ast.Tuple, ast.List)):
         for elt in target.elts:
             if isinstance(elt, ast.Name) and elt.id not in skip:
@@ -210,6 +260,10 @@ def _assign_target(ctx, fn, out, stmt, target, value, skip) -> None:
     if root is None or root.id in skip:
         return
     kind = _update_kind(ctx, fn, root.id, value) if _fixed_component(ctx, target) else PLAIN
+    if kind in (PLAIN, LINEAR) and expanded is not None and expanded is not value and _fixed_component(ctx, target):
+        # Linear as written, but through a local this iteration computed from it (``x = x + dt * dx``).
+        if _update_kind(ctx, fn, root.id, expanded) in (MULTIPLICATIVE, NONLINEAR):
+            kind = NONLINEAR
     out.setdefault(root.id, []).append(_Update(stmt, target, kind))
 
 
