@@ -31,13 +31,13 @@ def make_state():
 
 qd = wp.array(np.linspace(0.0, 1.0, N, dtype=np.float32), requires_grad=True)
 states = [make_state() for _ in range(FRAMES + 1)]
-states[0] = states[-1]  # the rebinding: frame 0 and frame FRAMES are one object
+states[0] = states[-1]  # the rebinding: frame 0 and frame FRAMES are one object  # expect: TW101
 cost = wp.zeros(1, dtype=float, requires_grad=True)
 
 tape = wp.Tape()
 with tape:
     for f in range(FRAMES):
-        wp.launch(advance, dim=N, inputs=[states[f], qd, 0.1], outputs=[states[f + 1]])  # expect: TW101
+        wp.launch(advance, dim=N, inputs=[states[f], qd, 0.1], outputs=[states[f + 1]])
     wp.launch(final_cost, dim=N, inputs=[states[-1]], outputs=[cost])
 tape.backward(cost)
 print("dcost/dqd[:2]", qd.grad.numpy()[:2])

@@ -409,14 +409,16 @@ def test_a_backward_inside_a_graph_capture_reads_no_values(tmp_path, python):
     assert seeds == ([] if flag.exists() else [("TW204", 9)])
 
 
-def test_an_overwrite_through_a_rebound_list_entry_names_the_rebinding(python):
-    """``states[0] = states[-1]`` makes two entries one array: the overwrite says so and links that line."""
+def test_an_overwrite_through_a_rebound_list_entry_sits_on_the_rebinding(python):
+    """``states[0] = states[-1]`` makes two entries one array: that is the line to change (the launch is
+    right for two arrays); the message says so and the launch is related."""
     script = EXAMPLES / "rebinding_alias.py"
     result = asyncio.run(run_probe(RunRequest(script=str(script), python=python)))
     [finding] = [f for f in result.findings if f.code == "TW101"]
     assert "`states[0] = states[-1]` made two entries one array" in finding.message
-    rebinding = [r for r in finding.related if r.role == "rebinding"]
-    assert [r.location.line for r in rebinding] == [line_of(script, "states[0] = states[-1]  # the rebinding")]
+    assert finding.location.line == line_of(script, "states[0] = states[-1]  # the rebinding")
+    launch = line_of(script, "outputs=[states[f + 1]])")
+    assert [r.location.line for r in finding.related if r.role == "writer"] == [launch]
 
 
 def test_a_thread_writing_ahead_of_its_reads_in_an_ascending_loop_overwrites_nothing_it_read():

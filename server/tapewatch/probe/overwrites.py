@@ -83,13 +83,20 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
     array on it, whose adjoints ``read_replay`` replays at backward() to measure the harm."""
     registry = tracker.registry
     reader = entry.record
-    if primary is None:
-        primary = registry.attempt("locating an overwrite", lambda: site.location(names)) or _raw_location(site)
+    writer_loc = None
     if not what:
         what = registry.attempt("naming an overwritten array",
                                 lambda: frames.name_by_identity(arr))
     reader_what = registry.attempt("naming the reading launch's array", lambda: reader.access_name(entry.access))
     what = what or reader_what or "array"
+    rebound = None if alias else registry.attempt(
+        "finding where two entries were made one array", lambda: rel.rebinding(what, reader_what, (site, reader.site)))
+    if primary is None:
+        primary = registry.attempt("locating an overwrite", lambda: site.location(names)) or _raw_location(site)
+        if rebound is not None:
+            # The statement that made two entries one array is the line to change; the launch is right
+            # for two arrays.
+            writer_loc, primary = primary, rebound[0]
     key = key or (code, what, arg, op, site.key()) + tuple(key_extra)
     registry.attempt("keeping the overwritten reads for replay",
                      lambda: tracker.read_replay.register(state, key, readers or [(entry, alias)]))
@@ -111,14 +118,15 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         shared = ""
         if alias:
             shared = " (`%s` shares memory with `%s`, which the reader was given)" % (what, reader_what or "it")
-        rebound = None if alias else registry.attempt(
-            "finding where two entries were made one array", lambda: rel.rebinding(what, reader_what, (site, reader.site)))
         if rebound is not None:
             shared = " (`%s` is the array the reader was given as `%s`: `%s` made two entries one array)" % (
                 what, reader_what, rebound[1])
+        lead = head or _head(code, what, arg, op)
+        if writer_loc is not None:  # the finding sits on the statement that made the alias
+            lead = lead.replace("by this launch", "by the launch %s" % rel.line_ref(writer_loc, primary))
         message = "%s%s, but `%s` launched %s read it (argument `%s`) earlier on the same tape: " \
                   "its adjoint will replay with the overwritten values." % (
-                      head or _head(code, what, arg, op), shared, reader.kernel_name, where, reader_label)
+                      lead, shared, reader.kernel_name, where, reader_label)
         harmless = None if accumulates else registry.attempt("deciding whether the reader's adjoint uses the values",
                                                              lambda: harmless_reason(entry))
         if accumulates:
@@ -143,7 +151,9 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
                 Related(outer.location((inner.f_code.co_name,)),
                         "`%s()` called from here for that read" % inner.f_code.co_name, "reader-caller")
                 for outer, inner in zip(reader.site.snaps[1:], reader.site.snaps)], []))
-        if rebound is not None:
+        if writer_loc is not None:
+            related.append(Related(writer_loc, "`%s` overwrites `%s` here" % (op, what), "writer"))
+        elif rebound is not None:
             related.append(Related(rebound[0], "`%s` makes two entries one array" % rebound[1], "rebinding"))
         if kernel is not None:
             related.extend(rel.kernel_def(kernel, "kernel `%s` that writes `%s`" % (op, arg)))
@@ -606,6 +616,16 @@ def _report_alias(tracker, record, r, w) -> None:
                record.access_label(r), record.access_label(w))
         )
         loc = registry.attempt("locating a launch", record.location) or _raw_location(record.site)
+        # ``h_norm = h`` before ``launch(..., inputs=[h], outputs=[h_norm])``: the alias is the line to change.
+        written = registry.attempt("naming a launch argument", lambda: record.access_name(w))
+        rebound = registry.attempt("finding where two names were made one array",
+                                   lambda: rel.rebinding(written, what, (record.site,))) if r.array is w.array else None
+        if rebound is not None:
+            message += " `%s` made `%s` and `%s` one array: give `%s` its own (e.g. `wp.empty_like(%s)`)." % (
+                rebound[1], written, what, written, what)
+            if loc is not None:
+                related.insert(0, Related(loc, "`%s` reads and writes it here" % record.kernel_name, "launch"))
+            loc = rebound[0]
         return Finding(code="TW105", message=message, location=loc, severity=codes.severity("TW105"),
                        related=related, data={"array": what, "kernel": record.kernel_name,
                                               "read_argument": record.access_label(r),

@@ -110,28 +110,52 @@ def line_ref(loc: Location, here: Optional[Location]) -> str:
     return "at %s:%d" % (os.path.basename(loc.path), loc.line)
 
 
-# -- two entries of one list made one array -----------------------------------------
-_REBINDINGS: dict = {}  # file -> [(container text, Location, statement text)]
+# -- two names for one array made by a statement ----------------------------------------
+_REBINDINGS: dict = {}  # file -> [(kind, key, Location, statement text)]
 MAX_REBINDING_FILES = 64
+MAX_STATEMENT = 80  # longer statements are named by their start
 
 
 def rebinding(what: str, other: str, sites) -> Optional[Tuple[Location, str]]:
-    """Where ``states[0] = states[-1]`` made ``what`` (``states[f + 1]``) and ``other`` (``states[f]``),
-    two entries of one container, the same array: an assignment of one of its entries to another,
-    in the files of the ``sites`` given.  None when the two are not entries of one container."""
-    container = _container(what)
-    if container is None or container != _container(other) or what == other:
+    """The statement that made ``what`` and ``other``, two expressions the script wrote apart, one array,
+    in the files of the ``sites`` given: ``(Location, statement text)``, or None.
+
+    - Two entries of one container: ``states[0] = states[-1]`` (``states[f + 1]`` and ``states[f]``), or
+      a list built with one array twice, ``acts = [x, buf_a, buf_b, buf_a, out]``.
+    - Two names: ``h_norm = h`` before a launch given ``h`` and ``h_norm``, in the launch's function."""
+    if not what or not other or what == other:
         return None
+    container = _container(what)
+    if container is not None and container == _container(other):
+        return _find(sites, lambda kind, key: kind == "container" and key == container)
+    if what.isidentifier() and other.isidentifier():
+        pair = {(what, other), (other, what)}
+        for site in sites:
+            snaps = getattr(site, "snaps", ())
+            if not snaps:
+                continue
+            code, line = snaps[0].f_code, snaps[0].f_lineno
+            last = max((end for _, _, end in code.co_lines() if end), default=line) \
+                if hasattr(code, "co_lines") else line
+            found = _find([site], lambda kind, key: kind == "names" and key in pair, within=(
+                code.co_firstlineno, min(line, last)))
+            if found is not None:
+                return found
+    return None
+
+
+def _find(sites, wanted, within=None) -> Optional[Tuple[Location, str]]:
     seen = set()
     for site in sites:
-        for snap in getattr(site, "snaps", ()):
+        for snap in getattr(site, "snaps", ())[:1] if within is not None else getattr(site, "snaps", ()):
             path = snap.f_code.co_filename
             if path in seen:
                 continue
             seen.add(path)
-            for text, loc, statement in _rebindings_in(path, snap.f_globals):
-                if text == container:
-                    return loc, statement
+            hits = [(loc, text) for kind, key, loc, text in _rebindings_in(path, snap.f_globals)
+                    if wanted(kind, key) and (within is None or within[0] <= loc.line < within[1])]
+            if hits:
+                return hits[-1] if within is not None else hits[0]  # the alias nearest the launch
     return None
 
 
@@ -154,12 +178,26 @@ def _rebindings_in(path: str, module_globals) -> list:
         except (SyntaxError, ValueError, RecursionError):
             tree = None
         for node in ast.walk(tree) if tree is not None else ():
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
-                    isinstance(node.targets[0], ast.Subscript) and isinstance(node.value, ast.Subscript):
-                target = ast.unparse(node.targets[0].value)
-                if target == ast.unparse(node.value.value):
-                    known.append((target, Location(path, node.lineno, node.col_offset + 1, node.end_lineno,
-                                                   (node.end_col_offset or 0) + 1), ast.unparse(node)))
+            if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+                continue
+            target, value = node.targets[0], node.value
+            entry = None
+            if isinstance(target, ast.Subscript) and isinstance(value, ast.Subscript) and \
+                    ast.unparse(target.value) == ast.unparse(value.value):
+                entry = ("container", ast.unparse(target.value))
+            elif isinstance(target, (ast.Name, ast.Attribute)) and isinstance(value, (ast.List, ast.Tuple)):
+                items = [ast.unparse(e) for e in value.elts if not isinstance(e, (ast.Constant, ast.Starred))]
+                if len(items) != len(set(items)):
+                    entry = ("container", ast.unparse(target))
+            elif isinstance(target, ast.Name) and isinstance(value, ast.Name):
+                entry = ("names", (target.id, value.id))
+            if entry is not None:
+                text = ast.unparse(node)
+                if len(text) > MAX_STATEMENT:
+                    text = text[:MAX_STATEMENT - 4].rstrip() + " ..."
+                known.append(entry + (Location(path, node.lineno, node.col_offset + 1, node.end_lineno,
+                                               (node.end_col_offset or 0) + 1), text))
+        known.sort(key=lambda entry: (entry[2].line, entry[2].column))
         if len(_REBINDINGS) >= MAX_REBINDING_FILES:
             _REBINDINGS.clear()
         _REBINDINGS[path] = known
