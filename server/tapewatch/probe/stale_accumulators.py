@@ -17,7 +17,9 @@ information (the value is stale, the gradient is not).
 
 from __future__ import annotations
 
-from typing import List, NamedTuple
+import ast
+
+from typing import List, NamedTuple, Optional, Tuple
 
 from .. import codes
 from ..model import Finding, Related
@@ -48,6 +50,12 @@ class StaleAccumulators:
     def on_seed_write(self, arr) -> None:
         """``zero_()``, ``fill_()``, ``assign``, a copy into it: new values."""
         arr.__dict__.pop("_tw_accumulated", None)
+        if "_tw_grad_of_backward" in arr.__dict__:
+            # A gradient cleared by the script's own ``x.grad.zero_()`` (not by ``tape.zero()``/``reset()``
+            # inside Warp): if it is an accumulator's, that line may have meant the accumulator itself.
+            site = Site.here()
+            if self.tracker.registry.attempt("reading a gradient's clearing", lambda: _grad_clear(site)) is not None:
+                arr.__dict__["_tw_cleared_at"] = site
 
     def on_untaped_kernel_accesses(self, kernel, accesses) -> None:
         for a in accesses:
@@ -66,16 +74,18 @@ class StaleAccumulators:
                 arr.__dict__.pop("_tw_accumulated", None)  # a store: fresh values
                 continue
             before = arr.__dict__.get("_tw_accumulated")
+            grad = getattr(arr, "grad", None)
+            cleared = grad.__dict__.pop("_tw_cleared_at", None) if grad is not None else None
             if before is not None and before.site_key == key and \
                     (before.tape, before.generation) != (state.number, state.generation):
-                state.__dict__.setdefault("stale_accumulators", []).append((record, access))
+                state.__dict__.setdefault("stale_accumulators", []).append((record, access, cleared))
             arr.__dict__["_tw_accumulated"] = Accumulated(state.number, state.generation, key)
 
     def before_backward(self, tape, state, site: Site, args=(), kwargs=None) -> None:
-        for record, access in state.__dict__.pop("stale_accumulators", []):
-            self._report(state, record, access, site)
+        for record, access, cleared in state.__dict__.pop("stale_accumulators", []):
+            self._report(state, record, access, site, cleared)
 
-    def _report(self, state, record, access, backward_site: Site) -> None:
+    def _report(self, state, record, access, backward_site: Site, cleared: Optional[Site] = None) -> None:
         from .overwrites import harmless_reason  # noqa: PLC0415
 
         registry = self.tracker.registry
@@ -112,7 +122,35 @@ class StaleAccumulators:
                                 lambda: backward_site.location((".backward", "backward")))
         if back is not None:
             related.append(Related(back, "the backward() of this iteration", "backward"))
+        loc = record.location()
+        grad_zero = registry.attempt("locating where its gradient was cleared",
+                                     lambda: _grad_clear(cleared)) if cleared is not None else None
+        if grad_zero is not None:
+            # Between the two iterations the script cleared this accumulator's gradient, not the
+            # accumulator: that line most likely meant the array itself.
+            message += (" Between the iterations the script clears `%s`, the gradient of `%s`, not `%s` itself: "
+                        "that line most likely meant `%s`." % (grad_zero[1], what, what, what))
+            if loc is not None:
+                related.insert(0, Related(loc, "`%s` accumulates into `%s` here" % (record.kernel_name, what),
+                                          "launch"))
+            loc = grad_zero[0]
         registry.report(key, Finding(
-            code=CODE, message=message, location=record.location(), severity=severity, related=related,
+            code=CODE, message=message, location=loc, severity=severity, related=related,
             data={"array": what, "kernel": record.kernel_name, "gradient_affected": bool(users)}),
             arrays=[arr], launches=[record.index])
+
+
+def _grad_clear(site: Site) -> Optional[Tuple[object, str]]:
+    """``(location, text)`` of the script's ``x.grad.zero_()`` / ``fill_()`` at ``site``; None when the
+    line is not such a call (``tape.zero()`` clears gradients from inside Warp)."""
+    from . import frames  # noqa: PLC0415
+
+    snap = site.primary
+    if snap is None:
+        return None
+    call = frames.call_at(snap, ("zero_", "fill_"))
+    func = getattr(call, "func", None)
+    if not isinstance(func, ast.Attribute) or func.attr not in ("zero_", "fill_") or \
+            not isinstance(func.value, ast.Attribute) or func.value.attr != "grad":
+        return None
+    return site.location(("zero_", "fill_")), ast.unparse(func.value)
