@@ -51,8 +51,8 @@ class TracerSim:
             wp.zeros(TRACER_COUNT, dtype=wp.vec2, requires_grad=True),
         ]
         for _ in range(SUBSTEPS):
-            wp.launch(advect_tracers, dim=TRACER_COUNT, inputs=[states[0], swirl, FRAME_DT], outputs=[states[1]])  # expect: TW105  # expect: TW101
-            states[0] = states[-1]
+            wp.launch(advect_tracers, dim=TRACER_COUNT, inputs=[states[0], swirl, FRAME_DT], outputs=[states[1]])
+            states[0] = states[-1]  # expect: TW105  # expect: TW101
         return states[-1]
 
 
