@@ -269,3 +269,33 @@ def test_a_vector_loaded_from_an_array_assigned_twice():
         """)
     found = [f for f in lint_source(src, "sim.py") if f.code == "TW302"]
     assert [(f.location.line, f.data.get("variable", "vel")) for f in found] == [(11, "vel")]
+
+
+def test_a_vector_computed_from_a_global_minus_a_parameter_is_filled():
+    """``rel = WIND - v`` (WIND a module constant): Warp has no vector minus scalar, so ``rel`` is a vector
+    with every component set, and ``f = cd * |rel| * rel`` too; ``f[1] = f[1] + lift`` reassigns a
+    component (measured on Warp 1.19: relative gradient error 0.09 against finite differences).  Building
+    a new vector from its components is silent."""
+    found = lint(
+        """
+        import warp as wp
+
+        WIND = wp.constant(wp.vec3(6.0, 0.0, 0.0))
+
+
+        @wp.func
+        def aero(v: wp.vec3, cd: float, cl: float):
+            rel = WIND - v
+            f = cd * wp.length(rel) * rel
+            f[1] = f[1] + cl * wp.dot(rel, rel)
+            return f
+
+
+        @wp.func
+        def aero_fresh(v: wp.vec3, cd: float, cl: float):
+            rel = WIND - v
+            f = cd * wp.length(rel) * rel
+            return wp.vec3(f[0], f[1] + cl * wp.dot(rel, rel), f[2])
+        """
+    )
+    assert [f.location.line for f in found] == [11]
