@@ -50,6 +50,15 @@ class StaleAccumulators:
     def on_seed_write(self, arr) -> None:
         """``zero_()``, ``fill_()``, ``assign``, a copy into it: new values."""
         arr.__dict__.pop("_tw_accumulated", None)
+        if "_tw_accumulator" in arr.__dict__:
+            # An accumulator cleared twice from two lines before its next accumulation: a copy-pasted
+            # line that meant another accumulator of the same launch (``grid_m.zero_()`` twice, ``grid_mv``
+            # never) is the line to change when that other one turns out stale.
+            site = Site.here()
+            previous = arr.__dict__.get("_tw_zeroed_at")
+            if previous is not None and previous.key() != site.key():
+                arr.__dict__["_tw_zeroed_again"] = site
+            arr.__dict__["_tw_zeroed_at"] = site
         if "_tw_grad_of_backward" in arr.__dict__:
             # A gradient cleared by the script's own ``x.grad.zero_()`` (not by ``tape.zero()``/``reset()``
             # inside Warp): if it is an accumulator's, that line may have meant the accumulator itself.
@@ -66,6 +75,10 @@ class StaleAccumulators:
     def on_launch(self, state, record) -> None:
         paths = _accumulated_paths(record)
         key = record.site.key()
+        accumulated = [a for a in record.accesses if a.write and record.access_label(a) in paths]
+        # A sibling accumulator of this launch cleared twice since its last accumulation (see on_seed_write).
+        again = next((a.array.__dict__["_tw_zeroed_again"] for a in accumulated
+                      if "_tw_zeroed_again" in a.array.__dict__), None)
         for access in record.accesses:
             if not access.write:
                 continue
@@ -78,14 +91,21 @@ class StaleAccumulators:
             cleared = grad.__dict__.pop("_tw_cleared_at", None) if grad is not None else None
             if before is not None and before.site_key == key and \
                     (before.tape, before.generation) != (state.number, state.generation):
-                state.__dict__.setdefault("stale_accumulators", []).append((record, access, cleared))
+                twice = again if again is not None and "_tw_zeroed_at" not in arr.__dict__ else None
+                state.__dict__.setdefault("stale_accumulators", []).append((record, access, cleared, twice))
             arr.__dict__["_tw_accumulated"] = Accumulated(state.number, state.generation, key)
+        for access in accumulated:
+            d = access.array.__dict__
+            d["_tw_accumulator"] = True
+            d.pop("_tw_zeroed_at", None)
+            d.pop("_tw_zeroed_again", None)
 
     def before_backward(self, tape, state, site: Site, args=(), kwargs=None) -> None:
-        for record, access, cleared in state.__dict__.pop("stale_accumulators", []):
-            self._report(state, record, access, site, cleared)
+        for record, access, cleared, twice in state.__dict__.pop("stale_accumulators", []):
+            self._report(state, record, access, site, cleared, twice)
 
-    def _report(self, state, record, access, backward_site: Site, cleared: Optional[Site] = None) -> None:
+    def _report(self, state, record, access, backward_site: Site, cleared: Optional[Site] = None,
+                twice: Optional[Site] = None) -> None:
         from .overwrites import harmless_reason  # noqa: PLC0415
 
         registry = self.tracker.registry
@@ -134,6 +154,16 @@ class StaleAccumulators:
                 related.insert(0, Related(loc, "`%s` accumulates into `%s` here" % (record.kernel_name, what),
                                           "launch"))
             loc = grad_zero[0]
+        elif twice is not None:
+            again = registry.attempt("locating a repeated clear", lambda: twice.location(("zero_", "fill_")))
+            if again is not None:
+                message += (" Between the iterations the script clears another array `%s` accumulates into a "
+                            "second time, here, and never `%s`: that line most likely meant `%s`."
+                            % (record.kernel_name, what, what))
+                if loc is not None:
+                    related.insert(0, Related(loc, "`%s` accumulates into `%s` here" % (record.kernel_name, what),
+                                              "launch"))
+                loc = again
         registry.report(key, Finding(
             code=CODE, message=message, location=loc, severity=severity, related=related,
             data={"array": what, "kernel": record.kernel_name, "gradient_affected": bool(users)}),
