@@ -91,6 +91,10 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
     what = what or reader_what or "array"
     rebound = None if alias else registry.attempt(
         "finding where two entries were made one array", lambda: rel.rebinding(what, reader_what, (site, reader.site)))
+    picked = None if rebound is not None else registry.attempt(
+        "finding where a buffer was picked from a ring", lambda: rel.pool_pick(what, site))
+    if picked is not None:
+        rebound = (picked[0], picked[1], "pool")
     if primary is None:
         primary = registry.attempt("locating an overwrite", lambda: site.location(names)) or _raw_location(site)
         if rebound is not None:
@@ -118,7 +122,9 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         shared = ""
         if alias:
             shared = " (`%s` shares memory with `%s`, which the reader was given)" % (what, reader_what or "it")
-        if rebound is not None:
+        if rebound is not None and len(rebound) > 2:
+            shared = " (`%s` picks a buffer of a ring that an earlier step of this tape used)" % rebound[1]
+        elif rebound is not None:
             shared = " (`%s` is the array the reader was given as `%s`: `%s` made two entries one array)" % (
                 what, reader_what, rebound[1])
         lead = head or _head(code, what, arg, op)

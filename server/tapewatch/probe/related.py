@@ -131,17 +131,27 @@ def rebinding(what: str, other: str, sites) -> Optional[Tuple[Location, str]]:
     if what.isidentifier() and other.isidentifier():
         pair = {(what, other), (other, what)}
         for site in sites:
-            snaps = getattr(site, "snaps", ())
-            if not snaps:
-                continue
-            code, line = snaps[0].f_code, snaps[0].f_lineno
-            last = max((end for _, _, end in code.co_lines() if end), default=line) \
-                if hasattr(code, "co_lines") else line
-            found = _find([site], lambda kind, key: kind == "names" and key in pair, within=(
-                code.co_firstlineno, min(line, last)))
+            found = _before_in_function(site, lambda kind, key: kind == "names" and key in pair)
             if found is not None:
                 return found
     return None
+
+
+def pool_pick(what: str, site) -> Optional[Tuple[Location, str]]:
+    """``x_next = self.pool[(s + 1) % 2]`` before the launch that writes ``x_next``, in its function: the
+    statement that hands a step a buffer of a ring an earlier step used.  ``(Location, text)`` or None."""
+    if not what or not what.isidentifier():
+        return None
+    return _before_in_function(site, lambda kind, key: kind == "pool" and key == what)
+
+
+def _before_in_function(site, wanted) -> Optional[Tuple[Location, str]]:
+    """The last statement ``wanted`` accepts in the function of the site's innermost frame, before its line."""
+    snaps = getattr(site, "snaps", ())
+    if not snaps:
+        return None
+    code, line = snaps[0].f_code, snaps[0].f_lineno
+    return _find([site], wanted, within=(code.co_firstlineno, line))
 
 
 def _find(sites, wanted, within=None) -> Optional[Tuple[Location, str]]:
@@ -169,6 +179,13 @@ def _container(expr: Optional[str]) -> Optional[str]:
     return ast.unparse(node.value) if isinstance(node, ast.Subscript) else None
 
 
+def _located(path: str, node: ast.stmt) -> Tuple[Location, str]:
+    text = ast.unparse(node)
+    if len(text) > MAX_STATEMENT:
+        text = text[:MAX_STATEMENT - 4].rstrip() + " ..."
+    return Location(path, node.lineno, node.col_offset + 1, node.end_lineno, (node.end_col_offset or 0) + 1), text
+
+
 def _rebindings_in(path: str, module_globals) -> list:
     known = _REBINDINGS.get(path)
     if known is None:
@@ -191,12 +208,17 @@ def _rebindings_in(path: str, module_globals) -> list:
                     entry = ("container", ast.unparse(target))
             elif isinstance(target, ast.Name) and isinstance(value, ast.Name):
                 entry = ("names", (target.id, value.id))
+            else:
+                # A buffer picked from a ring: ``x_next = pool[(s + 1) % 2]``, ``src, dst = f[t % 2], f[(t + 1) % 2]``.
+                pairs = zip(target.elts, value.elts) if isinstance(target, ast.Tuple) and \
+                    isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts) else [(target, value)]
+                for name, picked in pairs:
+                    if isinstance(name, ast.Name) and isinstance(picked, ast.Subscript) and any(
+                            isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(picked.slice)):
+                        known.append(("pool", name.id) + _located(path, node))
+                continue
             if entry is not None:
-                text = ast.unparse(node)
-                if len(text) > MAX_STATEMENT:
-                    text = text[:MAX_STATEMENT - 4].rstrip() + " ..."
-                known.append(entry + (Location(path, node.lineno, node.col_offset + 1, node.end_lineno,
-                                               (node.end_col_offset or 0) + 1), text))
+                known.append(entry + _located(path, node))
         known.sort(key=lambda entry: (entry[2].line, entry[2].column))
         if len(_REBINDINGS) >= MAX_REBINDING_FILES:
             _REBINDINGS.clear()
