@@ -203,7 +203,8 @@ def _rebindings_in(path: str, module_globals) -> list:
                     ast.unparse(target.value) == ast.unparse(value.value):
                 entry = ("container", ast.unparse(target.value))
             elif isinstance(target, (ast.Name, ast.Attribute)) and isinstance(value, (ast.List, ast.Tuple)):
-                items = [ast.unparse(e) for e in value.elts if not isinstance(e, (ast.Constant, ast.Starred))]
+                # (only references: ``[fresh(), fresh()]`` makes two arrays)
+                items = [ast.unparse(e) for e in value.elts if isinstance(e, (ast.Name, ast.Attribute, ast.Subscript))]
                 if len(items) != len(set(items)):
                     entry = ("container", ast.unparse(target))
             elif isinstance(target, ast.Name) and isinstance(value, ast.Name):
