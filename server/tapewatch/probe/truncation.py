@@ -21,7 +21,8 @@ checkpointing does).
 
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple, Optional
+import weakref
+from typing import Any, Dict, List, NamedTuple, Optional
 
 from .. import codes
 from ..model import Finding, Location, Related
@@ -35,7 +36,7 @@ class TapeMark:
     """What a carried value remembers of the tape that computed it (no arrays: nothing kept alive)."""
 
     __slots__ = ("number", "differentiated", "backward_site", "parameters", "created", "untaped", "off_tape",
-                 "values", "op")
+                 "values", "op", "refs")
 
     def __init__(self, number: int, created: Optional[Site] = None, untaped: bool = False):
         self.untaped = untaped  # values computed by launches no tape recorded (a warm-up before the tape)
@@ -47,6 +48,28 @@ class TapeMark:
         self.backward_site: Optional[Site] = None
         self.parameters: Dict[int, str] = {}  # id(parameter) -> its name, filled at backward()
         self.values: Dict[int, Optional[int]] = {}  # id(parameter) -> a checksum of its values at backward()
+        # id(parameter) -> a weak reference to it: an id outlives its array, and a later array given the
+        # same id is not the same parameter (a target rendered once, untaped, from arrays long freed).
+        self.refs: Dict[int, Any] = {}
+
+    def remember(self, arrays) -> None:
+        for arr in arrays:
+            try:
+                self.refs[id(arr)] = weakref.ref(arr)
+            except TypeError:
+                pass
+
+    def shares(self, other: "TapeMark") -> List[int]:
+        """Keys of the parameters both marks hold that are still one and the same array."""
+        out = []
+        for key in self.parameters:
+            if key not in other.parameters:
+                continue
+            mine, theirs = self.refs.get(key), other.refs.get(key)
+            if mine is not None and theirs is not None and (mine() is None or mine() is not theirs()):
+                continue
+            out.append(key)
+        return out
 
 
 class Origin(NamedTuple):
@@ -151,6 +174,7 @@ class Truncation:
             return
         mark = TapeMark(-1, untaped=True)
         mark.parameters, mark.off_tape, mark.op = reads, True, name
+        mark.remember(a.array for a in accesses if a.read and differentiable(a.array))
         for arr in written:
             arr.__dict__["_tw_origin"] = Origin(mark, Site.here(), name, None)
 
@@ -164,6 +188,7 @@ class Truncation:
             if params and any(a.write and differentiable(a.array) for a in accesses):
                 mark = TapeMark(-1, untaped=True)
                 mark.parameters = params
+                mark.remember(a.array for a in accesses if a.read and not a.write and differentiable(a.array))
                 if self.tracker.recording_tape() is not None:
                     # Kept off a tape that is recording (record_tape=False) from an array that
                     # asks for its gradient: that gradient is wanted, whether or not the tape reads it.
@@ -188,6 +213,7 @@ class Truncation:
         mark.backward_site = site
         accesses = _parameter_accesses(state)
         mark.parameters = _parameters(state, accesses)
+        mark.remember(arr for arr, _, _ in accesses.values())
         mark.values = {key: _checksum(arr) for key, (arr, _, _) in accesses.items()}
         # A backward seeded by hand (no loss) chains adjoints itself, as checkpointing does
         # (the forward run untaped, each segment re-recorded and seeded from the next).
@@ -195,7 +221,8 @@ class Truncation:
         if seeded_by_hand and self._deferred:
             self._drop_recomputed(state)
         for origin, record, access in state.__dict__.pop("truncations", []):
-            shared = sorted(name for key, name in mark.parameters.items() if key in origin.mark.parameters)
+            common = set(mark.shares(origin.mark))
+            shared = sorted(name for key, name in mark.parameters.items() if key in common)
             if not shared and origin.mark.untaped and origin.mark.off_tape and not _records_functions(tape):
                 shared = sorted(name for name in origin.mark.parameters.values() if name)
             if shared and origin.mark.untaped:
@@ -501,7 +528,7 @@ def _checksum(arr) -> Optional[int]:
 def _stepped(earlier: TapeMark, later: TapeMark) -> bool:
     """Every parameter both tapes read changed its values between their backward() calls (each
     mark's checksums were taken at its own backward())."""
-    shared = [key for key in later.parameters if key in earlier.parameters]
+    shared = later.shares(earlier)
     if not shared:
         return False
     for key in shared:
