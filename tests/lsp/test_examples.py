@@ -50,12 +50,15 @@ async def test_example_diagnostics(client, path):
     assert summary["findings"] == len(runtime)
     assert summary["lints"] >= len(expected_lints)
 
+    lines = path.read_text().splitlines()
     related = set()
     for d in runtime:
         assert d.source == "tapewatch"
         assert d.severity in (types.DiagnosticSeverity.Warning, types.DiagnosticSeverity.Error)
         assert d.data["code"] == d.code and d.data["script_uri"] == uri and d.data["finding_id"]
-        assert d.range.start.character > 0  # the call, not the line's indentation
+        text = lines[d.range.start.line]
+        # the call or statement, never the line's indentation
+        assert text[d.range.start.character:d.range.start.character + 1].strip()
         for r in d.related_information or []:
             assert r.location.uri == uri
             related.add(r.location.range.start.line + 1)
