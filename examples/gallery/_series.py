@@ -6,7 +6,7 @@ import warp as wp
 @wp.func
 def horner_any(c: wp.array(dtype=float), x: float):
     acc = float(0.0)
-    for k in range(c.shape[0]):
-        acc = acc * x + c[k]  # expect[polynomial_roots_helper]: TW303  expect[polynomial_roots_helper]: TW404
+    for k in range(c.shape[0]):  # expect[polynomial_roots_helper]: TW303  expect[polynomial_roots_helper]: TW404
+        acc = acc * x + c[k]
     return acc
 

@@ -9,8 +9,8 @@ PERIODS = 10
 @wp.func
 def discount_factor(rates: wp.array(dtype=float), periods: int):
     log_growth = float(0.0)
-    for k in range(periods):
-        log_growth += wp.log(1.0 + rates[k])  # expect: TW303
+    for k in range(periods):  # expect: TW303
+        log_growth += wp.log(1.0 + rates[k])
     return wp.exp(-log_growth)
 
 

@@ -30,10 +30,10 @@ def march_rays(
 
     transmittance = float(1.0)
     radiance = float(0.0)
-    for s in range(num_steps):
+    for s in range(num_steps):  # expect: TW303  expect: TW404
         p = origin + direction * (float(s) + 0.5) * step_size
         sigma = fog_density(p, density_scale[0])
-        transmittance = transmittance * wp.exp(-sigma * step_size)  # expect: TW303  expect: TW404
+        transmittance = transmittance * wp.exp(-sigma * step_size)
         radiance += transmittance * sigma * emission[0] * step_size
     image[px, py] = radiance
 

@@ -18,9 +18,9 @@ def series_residual(
     i = wp.tid()
     t = times[i]
     value = float(0.0)
-    for k in range(HARMONICS):
+    for k in range(HARMONICS):  # expect: TW303
         phase = float(k) * omega[0] * t
-        value += cos_coeffs[k] * wp.cos(phase) + sin_coeffs[k] * wp.sin(phase)  # expect: TW303
+        value += cos_coeffs[k] * wp.cos(phase) + sin_coeffs[k] * wp.sin(phase)
     r = value - samples[i]
     wp.atomic_add(loss, 0, r * r)
 

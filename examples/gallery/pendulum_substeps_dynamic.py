@@ -17,8 +17,8 @@ def advance_frame(theta: wp.array(dtype=float), omega: wp.array(dtype=float), le
     th = theta[i]
     om = omega[i]
     g_over_l = GRAVITY / length[i]
-    for s in range(substeps):
-        om = om - g_over_l * wp.sin(th) * DT - damping * om * DT  # expect: TW303
+    for s in range(substeps):  # expect: TW303
+        om = om - g_over_l * wp.sin(th) * DT - damping * om * DT
         th = th + om * DT
     theta_out[i] = th
     omega_out[i] = om

@@ -60,8 +60,8 @@ def rollout(gain_value, initial_angles, targets):
     with recorder:
         src, dst = front, back
         for _ in range(NUM_STEPS):
-            wp.launch(swing_step, dim=NUM_PENDULUMS, inputs=[src[0], src[1], gravity_gain, 0.2, DT], outputs=[dst[0], dst[1]])  # expect: TW101  # note: TW101
-            src, dst = dst, src
+            wp.launch(swing_step, dim=NUM_PENDULUMS, inputs=[src[0], src[1], gravity_gain, 0.2, DT], outputs=[dst[0], dst[1]])
+            src, dst = dst, src  # expect: TW101  # note: TW101
         wp.launch(angle_mismatch, dim=NUM_PENDULUMS, inputs=[src[0], targets], outputs=[mismatch])
     return recorder, mismatch, gravity_gain
 

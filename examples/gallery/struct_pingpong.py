@@ -43,8 +43,8 @@ e = wp.zeros(1, dtype=float, requires_grad=True)
 tape = wp.Tape()
 with tape:
     for step in range(4):
-        wp.launch(integrate, dim=N, inputs=[front, 0.01], outputs=[back])  # expect: TW101 (q)  note: TW101 (qd)
-        front, back = back, front
+        wp.launch(integrate, dim=N, inputs=[front, 0.01], outputs=[back])
+        front, back = back, front  # expect: TW101 (q)  note: TW101 (qd)
     wp.launch(energy, dim=N, inputs=[front], outputs=[e])
 tape.backward(e)
 print("energy", e.numpy()[0])

@@ -12,8 +12,8 @@ N = 16
 def substep_decay(x0: wp.array(dtype=float), rate: wp.array(dtype=float), dt: float, x_out: wp.array(dtype=float)):
     i = wp.tid()
     x = x0[i]
-    for s in range(SUBSTEPS):
-        x = x - dt * rate[i] * x * x  # expect: TW303
+    for s in range(SUBSTEPS):  # expect: TW303
+        x = x - dt * rate[i] * x * x
     x_out[i] = x
 
 

@@ -76,9 +76,9 @@ def test_an_edited_file_is_linted_again(cache, tmp_path):
     main = tmp_path / "sim.py"
     _touch(tmp_path / "config.py", "SUBSTEPS = 24\n")
     first = lint_cache.lint(KERNEL.encode(), str(main))
-    assert _codes(first) == [("TW303", 12)]
+    assert _codes(first) == [("TW303", 11)]
     edited = KERNEL.replace("x = x - 0.01", "x = x - 0.02")
-    assert _codes(lint_cache.lint(edited.encode(), str(main))) == [("TW303", 12)]
+    assert _codes(lint_cache.lint(edited.encode(), str(main))) == [("TW303", 11)]
     assert len(list(cache.iterdir())) == 1  # one entry per file: the new text replaced the old
 
 
@@ -86,11 +86,11 @@ def test_a_changed_sibling_module_is_a_miss(cache, tmp_path):
     """24 substeps > Warp's max_unroll: a dynamic loop (TW303); 8: unrolled, silent."""
     main = tmp_path / "sim.py"
     _touch(tmp_path / "config.py", "SUBSTEPS = 24\n")
-    assert _codes(lint_cache.lint(KERNEL.encode(), str(main))) == [("TW303", 12)]
+    assert _codes(lint_cache.lint(KERNEL.encode(), str(main))) == [("TW303", 11)]
     _touch(tmp_path / "config.py", "SUBSTEPS = 8\n")
     assert _codes(lint_cache.lint(KERNEL.encode(), str(main))) == []
     _touch(tmp_path / "config.py", "SUBSTEPS = 24\n")
-    assert _codes(lint_cache.lint(KERNEL.encode(), str(main))) == [("TW303", 12)]
+    assert _codes(lint_cache.lint(KERNEL.encode(), str(main))) == [("TW303", 11)]
     (tmp_path / "config.py").unlink()  # a bound the lint cannot see: not reported
     assert _codes(lint_cache.lint(KERNEL.encode(), str(main))) == []
 
@@ -99,9 +99,9 @@ def test_a_sibling_that_appears_is_a_miss(cache, tmp_path, no_lint):
     main = tmp_path / "sim.py"
     assert _codes(lint_cache.lint(KERNEL.encode(), str(main))) == []  # no config.py yet: bound unknown
     _touch(tmp_path / "config.py", "SUBSTEPS = 24\n")
-    assert _codes(lint_cache.lint(KERNEL.encode(), str(main))) == [("TW303", 12)]
+    assert _codes(lint_cache.lint(KERNEL.encode(), str(main))) == [("TW303", 11)]
     no_lint()
-    assert _codes(lint_cache.lint(KERNEL.encode(), str(main))) == [("TW303", 12)]
+    assert _codes(lint_cache.lint(KERNEL.encode(), str(main))) == [("TW303", 11)]
 
 
 def test_a_hit_does_not_lint(cache, tmp_path, no_lint):
@@ -118,7 +118,7 @@ def test_a_torn_entry_is_linted_again(cache, tmp_path):
     lint_cache.lint(KERNEL.encode(), str(main))
     [entry] = cache.iterdir()
     entry.write_text('{"source": ')
-    assert _codes(lint_cache.lint(KERNEL.encode(), str(main))) == [("TW303", 12)]
+    assert _codes(lint_cache.lint(KERNEL.encode(), str(main))) == [("TW303", 11)]
 
 
 def test_a_folder_that_cannot_be_made_still_lints(tmp_path, monkeypatch):
@@ -127,5 +127,5 @@ def test_a_folder_that_cannot_be_made_still_lints(tmp_path, monkeypatch):
     monkeypatch.setenv("TAPEWATCH_CACHE_DIR", str(blocker / "cache"))
     monkeypatch.setattr(fact_cache, "_folder", None)
     _touch(tmp_path / "config.py", "SUBSTEPS = 24\n")
-    assert _codes(lint_cache.lint(KERNEL.encode(), str(tmp_path / "sim.py"))) == [("TW303", 12)]
+    assert _codes(lint_cache.lint(KERNEL.encode(), str(tmp_path / "sim.py"))) == [("TW303", 11)]
     fact_cache._folder = None

@@ -30,9 +30,13 @@ def test_multiplicative_accumulation_warp_guide_example():
     )
     assert len(found) == 1
     f = found[0]
-    assert (f.location.line, f.location.column, f.location.end_column) == (10, 9, 21)
+    # On the loop's header (``for i in range(iters)``), where the trip count would be made constant;
+    # the update is related.
+    assert (f.location.line, f.location.column, f.location.end_column) == (9, 5, 26)
     assert f.data["kind"] == "recurrence" and f.data["variable"] == "prod" and f.data["loop_line"] == 9
-    assert "range(iters)" in f.message
+    assert f.data["update_line"] == 10
+    assert [(r.location.line, r.role) for r in f.related] == [(10, "update")]
+    assert "range(iters)" in f.message and "compile-time constant" in f.message
 
 
 def test_product_spelled_out_and_while_loop():
@@ -51,6 +55,7 @@ def test_product_spelled_out_and_while_loop():
             return acc
         """
     )
+    # A ``while`` loop cannot be unrolled: the update itself is the line to change.
     assert [(f.location.line, f.data["variable"]) for f in found] == [(10, "acc")]
 
 
@@ -74,8 +79,8 @@ def test_local_assigned_in_loop_used_after_it():
         """
     )
     # ``best`` is not read after the loop; ``best_j`` selects the element the adjoint goes to.
-    assert [(f.location.line, f.location.column, f.data["variable"], f.data["kind"]) for f in found] == [
-        (14, 13, "best_j", "local-used-after-loop"),
+    assert [(f.location.line, f.data["update_line"], f.data["variable"], f.data["kind"]) for f in found] == [
+        (10, 14, "best_j", "local-used-after-loop"),
     ]
     assert found[0].data["use_line"] == 15
 
@@ -100,11 +105,14 @@ def test_accumulator_needed_after_loop_warp_guide_example():
             wp.atomic_add(loss, 0, l)
         """
     )
-    by_var = {f.data["variable"]: f for f in found}
-    assert set(by_var) == {"sum", "norm"}
-    assert (by_var["norm"].location.line, by_var["norm"].location.column) == (12, 9)
-    assert by_var["norm"].data["kind"] == "accumulator-used-after-loop"
-    assert by_var["norm"].data["use_line"] == 15
+    # One finding on the loop, naming both accumulators, each related with its use after the loop.
+    assert len(found) == 1
+    f = found[0]
+    assert (f.location.line, f.location.column) == (10, 5)
+    assert set(f.data["variables"]) == {"sum", "norm"}
+    assert f.data["kind"] == "accumulator-used-after-loop"
+    assert {(r.location.line, r.role) for r in f.related} >= {(12, "update"), (13, "update"), (15, "use")}
+    assert "`norm` is accumulated in it (line 12)" in f.message
 
 
 def test_literal_trip_count_above_max_unroll_is_dynamic():
@@ -120,7 +128,9 @@ def test_literal_trip_count_above_max_unroll_is_dynamic():
                 p = p * x[tid]
             out[tid] = p
         """
-    assert [f.location.line for f in lint(src.format(options=""))] == [10]
+    found = lint(src.format(options=""))
+    assert [(f.location.line, f.data["update_line"]) for f in found] == [(9, 10)]
+    assert "max_unroll" in found[0].message
     raised = 'wp.set_module_options({"max_unroll": 64})'
     assert lint(src.format(options=raised)) == []
 
@@ -142,8 +152,9 @@ def test_break_makes_a_literal_loop_dynamic():
             out[tid] = hit * hit
         """
     )
-    assert [(f.location.line, f.data["kind"]) for f in found] == [(10, "local-used-after-loop")]
-    assert "break" in found[0].message
+    assert [(f.location.line, f.data["update_line"], f.data["kind"]) for f in found] == [
+        (9, 10, "local-used-after-loop")]
+    assert "remove the `break`" in found[0].message
 
 
 def test_benign_lookalikes_are_silent():
@@ -256,7 +267,8 @@ def test_accumulator_needed_through_a_local_after_the_loop():
         """
     )
     [f] = found
-    assert f.data["kernel"] == "fit" and f.data["variable"] == "value" and f.location.line == 10
+    assert f.data["kernel"] == "fit" and f.data["variable"] == "value" and f.data["update_line"] == 10
+    assert f.location.line == 9
     assert "through `r`" in f.message and f.data["use_line"] == 12
 
 
@@ -293,8 +305,8 @@ def test_a_value_a_function_needs_after_its_own_loop():
             return v
         """
     )
-    assert [(f.location.line, f.data["variable"], f.data["kind"]) for f in found] == [
-        (9, "g", "accumulator-used-after-loop"), (17, "v", "local-used-after-loop")]
+    assert [(f.location.line, f.data["update_line"], f.data["variable"], f.data["kind"]) for f in found] == [
+        (8, 9, "g", "accumulator-used-after-loop"), (16, 17, "v", "local-used-after-loop")]
 
 
 def test_a_loop_bound_imported_from_a_sibling_module_is_read_there(tmp_path):
@@ -316,7 +328,7 @@ def test_a_loop_bound_imported_from_a_sibling_module_is_read_there(tmp_path):
         """)
     main = tmp_path / "sim.py"
     main.write_text(kernel)
-    for substeps, lines in ((24, [12]), (8, [])):
+    for substeps, lines in ((24, [11]), (8, [])):
         (tmp_path / "config.py").write_text("SUBSTEPS = %d\n" % substeps)
         found = [f for f in lint_source(kernel, str(main)) if f.code == "TW303"]
         assert [f.location.line for f in found] == lines, substeps
@@ -353,8 +365,8 @@ def test_a_carried_value_updated_from_another_carried_value_nonlinearly():
             out[i] = r
         """
     )
-    assert [(f.location.line, f.data["variable"], f.data.get("through")) for f in found] == [
-        (11, "om", "th"), (22, "t", None)]
+    assert [(f.location.line, f.data["update_line"], f.data["variable"], f.data.get("through")) for f in found] == [
+        (10, 11, "om", "th"), (21, 22, "t", None)]
 
 
 def test_a_carried_value_updated_through_a_local_the_iteration_computed_from_it():
@@ -391,9 +403,11 @@ def test_a_carried_value_updated_through_a_local_the_iteration_computed_from_it(
             x_end[i] = x
         """
     )
-    assert [(f.location.line, f.data["variable"], f.data["kind"]) for f in found] == [
-        (15, "prey", "recurrence"), (16, "pred", "recurrence"), (25, "x", "recurrence")]
-    assert "updated from its own value" in found[0].message
+    # Both carried values of one loop in one finding on its header.
+    assert [(f.location.line, f.data["variables"], f.data["kind"]) for f in found] == [
+        (12, ["prey", "pred"], "recurrence"), (24, ["x"], "recurrence")]
+    assert [r.location.line for r in found[0].related if r.role == "update"] == [15, 16]
+    assert "`prey` is updated from its own value in it (line 15)" in found[0].message
 
 
 def test_a_local_computed_each_iteration_from_values_not_carried_keeps_an_accumulation_linear():

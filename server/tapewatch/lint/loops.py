@@ -66,6 +66,17 @@ def dynamic_reason(loop: ast.stmt, fn: WarpFunction, ctx: FileContext) -> Option
     return None
 
 
+def unrollable(loop: ast.stmt, ctx: FileContext) -> bool:
+    """A ``for`` over ``range(...)`` (or ``reversed(range(...))``): Warp unrolls it once its trip count is a
+    compile-time constant within ``max_unroll`` and it has no ``break`` (a query loop or ``while`` never)."""
+    if not isinstance(loop, ast.For):
+        return False
+    it = loop.iter
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "reversed" and it.args:
+        it = it.args[0]
+    return isinstance(it, ast.Call) and _is_range(it.func, ctx)
+
+
 def _is_range(func: ast.expr, ctx: FileContext) -> bool:
     return (isinstance(func, ast.Name) and func.id == "range") or ctx.names.is_warp(func, "range")
 

@@ -114,6 +114,16 @@ class AccumulationCheck:
                                                                      again, what)
                            + stale + " Zero the gradients of the parameters (tape.zero() zeroes every gradient the "
                            "tape recorded).")
+                part = registry.attempt("finding a loop over part of the parameters",
+                                        lambda: rel.loop_over_part(zeroed_at, other_zero.primary.f_globals
+                                                                   if other_zero.primary is not None else None))
+                if part is not None:
+                    # ``for arr in params[:1]: arr.grad.zero_()``: the slice leaves `what` out.
+                    related.insert(0, Related(zeroed_at, "zeroes `%s`" % (zeroed or "a gradient"), "zero"))
+                    location = part[0]
+                    message = ("This loop zeroes the gradients of `%s` only, not `%s.grad`: " % (part[1], what)
+                               + stale + " Loop over every parameter (tape.zero() zeroes every gradient the tape "
+                               "recorded).")
         registry.report(key, Finding(
             code="TW202", message=message, location=location,
             severity=codes.severity("TW202"), related=related, data={"array": what},

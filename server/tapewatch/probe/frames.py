@@ -374,8 +374,8 @@ def _outer_expression(expr: ast.expr, frame, caller) -> Optional[ast.expr]:
         return None
     code = frame.f_code
     param = _param_position(code, root.id)
-    if param is None:
-        return None
+    if param is None or root.id in _stored_names(code):
+        return None  # a parameter the function rebinds (``c = c_next`` in a loop) is the caller's only at first
     # ``states[s + 1]`` means nothing outside the frame that defines ``s``.
     others = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and n is not root}
     if others & set(code.co_varnames):
@@ -416,6 +416,23 @@ def _replace_root(expr: ast.expr, new_root: ast.expr) -> ast.expr:
     expr = copy.copy(expr)
     expr.value = _replace_root(expr.value, new_root)
     return expr
+
+
+_STORES: Dict[object, frozenset] = {}  # code object -> the local names it assigns
+MAX_STORE_CODES = 1 << 12
+
+
+def _stored_names(code) -> frozenset:
+    """Locals a function assigns (``STORE_FAST``), read once per code object from its bytecode."""
+    names = _STORES.get(code)
+    if names is None:
+        import dis  # noqa: PLC0415  (only when a launch is named through a helper)
+
+        names = frozenset(ins.argval for ins in dis.get_instructions(code) if ins.opname == "STORE_FAST")
+        if len(_STORES) >= MAX_STORE_CODES:
+            _STORES.clear()
+        _STORES[code] = names
+    return names
 
 
 def _param_position(code, name: str) -> Optional[int]:

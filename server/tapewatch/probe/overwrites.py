@@ -95,6 +95,10 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         "finding where a buffer was picked from a ring", lambda: rel.pool_pick(what, site))
     if picked is not None:
         rebound = (picked[0], picked[1], "pool")
+    swapped = None if alias or rebound is not None else registry.attempt(
+        "finding where ping-pong buffers were swapped", lambda: rel.swap(what, site))
+    if swapped is not None:
+        rebound = (swapped[0], swapped[1], "swap")
     if primary is None:
         primary = registry.attempt("locating an overwrite", lambda: site.location(names)) or _raw_location(site)
         if rebound is not None:
@@ -122,7 +126,10 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         shared = ""
         if alias:
             shared = " (`%s` shares memory with `%s`, which the reader was given)" % (what, reader_what or "it")
-        if rebound is not None and len(rebound) > 2:
+        if rebound is not None and len(rebound) > 2 and rebound[2] == "swap":
+            shared = (" (`%s` hands each step the buffer the step before read: swapping two buffers reuses "
+                      "them; give each step a fresh output, e.g. `wp.empty_like`)" % rebound[1])
+        elif rebound is not None and len(rebound) > 2:
             shared = " (`%s` picks a buffer of a ring that an earlier step of this tape used)" % rebound[1]
         elif rebound is not None:
             shared = " (`%s` is the array the reader was given as `%s`: `%s` made two entries one array)" % (

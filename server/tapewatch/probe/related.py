@@ -145,6 +145,102 @@ def pool_pick(what: str, site) -> Optional[Tuple[Location, str]]:
     return _before_in_function(site, lambda kind, key: kind == "pool" and key == what)
 
 
+def swap(what: str, site) -> Optional[Tuple[Location, str]]:
+    """``a, b = b, a`` in the function that launched the write of ``what`` (or, where a helper launched
+    it, in a caller that passed the swapped names): the statement that hands each step the buffer the
+    step before read.  The one nearest after the launch (a loop's swap follows its launch), else before.
+    ``(Location, text)`` or None."""
+    for snap, name in _names_up(site, what):
+        code = snap.f_code
+        last = max((line for _, _, line in code.co_lines() if line is not None), default=code.co_firstlineno)
+        hits = [(loc, text) for kind, key, loc, text in _rebindings_in(code.co_filename, snap.f_globals)
+                if kind == "swap" and code.co_firstlineno <= loc.line <= last and
+                any(name == k or name.startswith(k + "[") or name.startswith(k + ".") for k in key)]
+        if hits:
+            after = [h for h in hits if h[0].line > snap.f_lineno]
+            return after[0] if after else hits[-1]
+    return None
+
+
+def _names_up(site, what: str):
+    """``(frame, expression)`` of ``what`` in each frame of the site, innermost first, translated through
+    each helper's parameters to what its caller passed (``step(x, x_next)`` for ``def step(src, dst)``)."""
+    snaps = getattr(site, "snaps", ())
+    name: Optional[str] = what
+    for i, snap in enumerate(snaps):
+        if name:
+            yield snap, name
+        if name != what:
+            yield snap, what  # the name may already be the caller's (naming follows helper parameters)
+        if i + 1 >= len(snaps):
+            return
+        name = _argument_for(snaps[i + 1], snap, name) if name else None
+
+
+def _argument_for(outer, inner, name: str) -> Optional[str]:
+    root = name.split(".", 1)[0].split("[", 1)[0]
+    rest = name[len(root):]
+    code = inner.f_code
+    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    if root not in params:
+        return None
+    call = frames.call_at(outer, (code.co_name,))
+    if call is None:
+        return None
+    for kw in call.keywords:
+        if kw.arg == root:
+            return ast.unparse(kw.value) + rest
+    index = params.index(root) - (1 if params and params[0] in ("self", "cls") and
+                                  isinstance(call.func, ast.Attribute) else 0)
+    if 0 <= index < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:index + 1]):
+        return ast.unparse(call.args[index]) + rest
+    return None
+
+
+_PART_LOOPS: dict = {}  # file -> [(first body line, last body line, loop variable, Location of the iterable, text)]
+
+
+def loop_over_part(loc: Optional[Location], module_globals=None) -> Optional[Tuple[Location, str]]:
+    """The iterable of ``for arr in params[:1]:`` when the statement at ``loc`` is in that loop's body and
+    uses its variable: the slice that leaves the other entries out is the line to change.
+    ``(Location of the iterable, its text)`` or None."""
+    if loc is None:
+        return None
+    loops = _PART_LOOPS.get(loc.path)
+    if loops is None:
+        loops = []
+        source = "".join(linecache.getlines(loc.path, module_globals))
+        try:
+            tree = ast.parse(source, loc.path)
+        except (SyntaxError, ValueError, RecursionError):
+            tree = None
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.body and \
+                    isinstance(node.iter, ast.Subscript) and isinstance(node.iter.slice, ast.Slice):
+                where, text = _located(loc.path, node.iter, source)
+                loops.append((node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno,
+                              node.target.id, where, text))
+        if len(_PART_LOOPS) >= MAX_REBINDING_FILES:
+            _PART_LOOPS.clear()
+        _PART_LOOPS[loc.path] = loops
+    lines = linecache.getlines(loc.path, module_globals)
+    statement = lines[loc.line - 1] if 0 < loc.line <= len(lines) else ""
+    inside = [entry for entry in loops if entry[0] <= loc.line <= entry[1] and
+              any(tok == entry[2] for tok in _identifiers(statement))]
+    return (inside[-1][3], inside[-1][4]) if inside else None  # the innermost such loop
+
+
+def _identifiers(text: str) -> List[str]:
+    out, word = [], ""
+    for ch in text + " ":
+        if ch.isalnum() or ch == "_":
+            word += ch
+        elif word:
+            out.append(word)
+            word = ""
+    return out
+
+
 def _before_in_function(site, wanted) -> Optional[Tuple[Location, str]]:
     """The last statement ``wanted`` accepts in the function of the site's innermost frame, before its line."""
     snaps = getattr(site, "snaps", ())
@@ -179,19 +275,30 @@ def _container(expr: Optional[str]) -> Optional[str]:
     return ast.unparse(node.value) if isinstance(node, ast.Subscript) else None
 
 
-def _located(path: str, node: ast.stmt) -> Tuple[Location, str]:
-    text = ast.unparse(node)
+def _located(path: str, node: ast.AST, source: str = "") -> Tuple[Location, str]:
+    text = " ".join((ast.get_source_segment(source, node) or "").split()) or ast.unparse(node)
     if len(text) > MAX_STATEMENT:
         text = text[:MAX_STATEMENT - 4].rstrip() + " ..."
     return Location(path, node.lineno, node.col_offset + 1, node.end_lineno, (node.end_col_offset or 0) + 1), text
+
+
+def _is_swap(target, value) -> bool:
+    """``a, b = b, a`` (names or attributes, permuted, not the same order): ping-pong buffers."""
+    if not (isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)) or len(target.elts) != len(value.elts):
+        return False
+    if not all(isinstance(e, (ast.Name, ast.Attribute)) for e in target.elts + value.elts):
+        return False
+    left, right = [ast.unparse(e) for e in target.elts], [ast.unparse(e) for e in value.elts]
+    return sorted(left) == sorted(right) and left != right and len(set(left)) == len(left)
 
 
 def _rebindings_in(path: str, module_globals) -> list:
     known = _REBINDINGS.get(path)
     if known is None:
         known = []
+        source = "".join(linecache.getlines(path, module_globals))
         try:
-            tree = ast.parse("".join(linecache.getlines(path, module_globals)), path)
+            tree = ast.parse(source, path)
         except (SyntaxError, ValueError, RecursionError):
             tree = None
         for node in ast.walk(tree) if tree is not None else ():
@@ -209,6 +316,8 @@ def _rebindings_in(path: str, module_globals) -> list:
                     entry = ("container", ast.unparse(target))
             elif isinstance(target, ast.Name) and isinstance(value, ast.Name):
                 entry = ("names", (target.id, value.id))
+            elif _is_swap(target, value):
+                entry = ("swap", tuple(ast.unparse(e) for e in target.elts))
             else:
                 # A buffer picked from a ring: ``x_next = pool[(s + 1) % 2]``, ``src, dst = f[t % 2], f[(t + 1) % 2]``.
                 pairs = zip(target.elts, value.elts) if isinstance(target, ast.Tuple) and \
@@ -216,10 +325,10 @@ def _rebindings_in(path: str, module_globals) -> list:
                 for name, picked in pairs:
                     if isinstance(name, ast.Name) and isinstance(picked, ast.Subscript) and any(
                             isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(picked.slice)):
-                        known.append(("pool", name.id) + _located(path, node))
+                        known.append(("pool", name.id) + _located(path, node, source))
                 continue
             if entry is not None:
-                known.append(entry + _located(path, node))
+                known.append(entry + _located(path, node, source))
         known.sort(key=lambda entry: (entry[2].line, entry[2].column))
         if len(_REBINDINGS) >= MAX_REBINDING_FILES:
             _REBINDINGS.clear()

@@ -91,6 +91,9 @@ class Truncation:
     def __init__(self, tracker):
         self.tracker = tracker
         self._host_read: Optional[tuple] = None  # (line key, mark, array) of the last .numpy() while recording
+        # The values of the last few such reads, for an array made from them on a later line
+        # (``snaps.append(c.numpy().copy())`` … ``c = wp.array(snaps[-1])``): (checksum, shape, mark, array ref).
+        self._host_values: List[tuple] = []
         self._deferred: List[tuple] = []  # (checksum of the leaf a tape started from, its report) to confirm
 
     def on_numpy(self, arr) -> None:
@@ -105,13 +108,33 @@ class Truncation:
             return
         here = Site.here()
         self._host_read = (here.key(), origin.mark, arr)
+        checksum = _varied_checksum(arr)
+        if checksum is not None:
+            if len(self._host_values) >= MAX_HOST_VALUES:
+                del self._host_values[0]
+            self._host_values.append((checksum, tuple(arr.shape), origin.mark, weakref.ref(arr)))
 
     def on_array_created(self, arr) -> None:
         read = self._host_read  # not consumed: Warp may build inner arrays first, on the same line
         site = arr.__dict__.get("_tw_alloc_site")
-        if read is None or site is None or site.key() != read[0]:
+        if site is None:
             return
-        arr.__dict__["_tw_host_copy"] = HostCopy(read[1], self._name(read[2]), site)
+        if read is not None and site.key() == read[0]:
+            arr.__dict__["_tw_host_copy"] = HostCopy(read[1], self._name(read[2]), site)
+            return
+        # Made on another line: the same values, varied enough not to be a coincidence (a constant
+        # fill matches any constant array), come from a host copy the script kept.
+        shape = tuple(getattr(arr, "shape", ()))
+        candidates = [h for h in self._host_values if h[1] == shape]
+        if not candidates:
+            return
+        checksum = _varied_checksum(arr)
+        for value, _, mark, ref in reversed(candidates):
+            if checksum is not None and value == checksum:
+                source = ref()
+                name = self._name(source) if source is not None else "a value this tape computed"
+                arr.__dict__["_tw_host_copy"] = HostCopy(mark, name, site)
+                return
 
     def _name(self, arr) -> str:
         return self.tracker.registry.attempt("naming an array", lambda: frames.name_by_identity(arr)) or \
@@ -508,6 +531,7 @@ def _parameter_accesses(state) -> Dict[int, tuple]:
 MAX_CHECKSUM_ELEMENTS = 1 << 20
 
 
+MAX_HOST_VALUES = 8  # recent .numpy() reads of taped values kept (as checksums) for a later wp.array()
 MAX_DEFERRED = 64  # untaped-steps findings waiting for a recomputing tape; more are reported at once
 
 
@@ -521,6 +545,24 @@ def _checksum(arr) -> Optional[int]:
         if warp_seams.array_capturing(arr):
             return None  # a CUDA graph capture cannot be read back from (nor may a copy be enqueued in it)
         return zlib.crc32(arr.numpy().tobytes())
+    except Exception:
+        return None
+
+
+def _varied_checksum(arr) -> Optional[int]:
+    """``_checksum`` of an array holding at least two distinct values, else None."""
+    try:
+        if int(getattr(arr, "size", 0) or 0) < 2 or int(arr.size) > MAX_CHECKSUM_ELEMENTS:
+            return None
+        if warp_seams.array_capturing(arr):
+            return None
+        values = arr.numpy()
+        flat = values.reshape(-1)
+        if (flat == flat[0]).all():
+            return None
+        import zlib  # noqa: PLC0415
+
+        return zlib.crc32(values.tobytes())
     except Exception:
         return None
 

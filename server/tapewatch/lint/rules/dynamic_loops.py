@@ -38,7 +38,7 @@ from .. import findings
 from ..context import FileContext
 from ..exprs import end_pos, mentions, pos, root_name, walk
 from ..kernels import KERNEL, WarpFunction
-from ..loops import dynamic_reason
+from ..loops import dynamic_reason, unrollable
 
 CODE = "TW303"
 
@@ -64,11 +64,53 @@ class _Update:
         self.kind = kind
 
 
+class _Carried:
+    """One value a dynamic loop carries wrongly: what to say, where, and with what related places."""
+
+    __slots__ = ("var", "node", "alone", "in_loop", "related", "data")
+
+    def __init__(self, var, node, alone, in_loop, related, data) -> None:
+        self.var = var
+        self.node = node  # the update (or assignment) in the loop
+        self.alone = alone  # the message when the finding sits on that statement
+        self.in_loop = in_loop  # the clause when it sits on the loop's header
+        self.related = related
+        self.data = data
+
+
 def _check_loop(ctx: FileContext, fn: WarpFunction, loop: ast.stmt, reason: str) -> Iterator[Finding]:
-    updates = _updates_in(ctx, fn, loop)
     # Point at the loop's header (``for i in range(n)``), not its whole body.
     header_end = loop.iter if isinstance(loop, ast.For) else loop.test
     loop_related = findings.related(ctx.src, loop, "the dynamic loop", "loop", end=header_end)
+    carried = list(_carried_values(ctx, fn, loop, reason))
+    if not carried:
+        return
+    if not unrollable(loop, ctx):
+        # A query loop or a ``while`` cannot be unrolled: the statement is what to change.
+        for c in carried:
+            yield findings.make(ctx.src, CODE, c.alone, c.node, related=c.related + [loop_related], data=c.data)
+        return
+    # A ``range`` loop Warp would unroll given a compile-time trip count: that header is the line to change
+    # (the fix the evaluation sets' authors made every time), the statements are related.
+    advice = ("raise `max_unroll` (`wp.set_module_options({\"max_unroll\": N})`) or split the loop"
+              if "max_unroll" in reason else
+              "remove the `break`" if "`break`" in reason else
+              "make the trip count a compile-time constant (a module-level constant or `wp.static(...)`) so "
+              "Warp unrolls the loop")
+    message = ("This loop is dynamic (%s) and Warp does not replay dynamic loops in the backward pass: %s. "
+               "To differentiate it, %s, or restructure so nothing non-linear is carried across iterations."
+               % (reason, "; ".join(c.in_loop for c in carried), advice))
+    related = []
+    for c in carried:
+        related.append(findings.related(ctx.src, c.node, "`%s` is carried here" % c.var, "update"))
+        related.extend(c.related)
+    data = dict(carried[0].data)
+    data["variables"] = [c.var for c in carried]
+    yield findings.make(ctx.src, CODE, message, loop, end=header_end, related=related, data=data)
+
+
+def _carried_values(ctx: FileContext, fn: WarpFunction, loop: ast.stmt, reason: str) -> Iterator[_Carried]:
+    updates = _updates_in(ctx, fn, loop)
     start, end = pos(loop), end_pos(loop)
     for var, ups in updates.items():
         carried = [u for u in ups if u.kind in (MULTIPLICATIVE, NONLINEAR) and _carried(fn, var, u, ups, start)]
@@ -76,30 +118,34 @@ def _check_loop(ctx: FileContext, fn: WarpFunction, loop: ast.stmt, reason: str)
             carried = []  # integers have no adjoint: an int recurrence (a factorial) is not a gradient bug
         for u in carried:
             what = _recurrence_words(u)
-            yield findings.make(
-                ctx.src, CODE,
+            yield _Carried(
+                var, u.stmt,
                 "`%s` is %s in a dynamic loop (%s): Warp does not replay dynamic loops in the backward pass, "
                 "so the adjoint of this update uses the loop's final `%s` instead of each iteration's"
                 % (var, what, reason, var),
-                u.stmt,
-                related=[loop_related],
-                data={"kernel": fn.name, "variable": var, "kind": "recurrence", "loop_line": loop.lineno},
+                "`%s` is %s in it (line %d), so the adjoint of that update uses the loop's final `%s` instead "
+                "of each iteration's" % (var, what, u.stmt.lineno, var),
+                [],
+                {"kernel": fn.name, "variable": var, "kind": "recurrence", "loop_line": loop.lineno,
+                 "update_line": u.stmt.lineno},
             )
         if carried:
             continue
         cross = _cross_recurrence(ctx, fn, var, ups, updates, start)
         if cross is not None:
             u, other = cross
-            yield findings.make(
-                ctx.src, CODE,
+            yield _Carried(
+                var, u.stmt,
                 "`%s` is updated from `%s` through a non-linear use in a dynamic loop (%s), and `%s` is carried "
                 "from iteration to iteration too: Warp does not replay dynamic loops in the backward pass, so the "
                 "adjoint of this update uses the loop's final `%s` instead of each iteration's"
                 % (var, other, reason, other, other),
-                u.stmt,
-                related=[loop_related],
-                data={"kernel": fn.name, "variable": var, "kind": "recurrence", "loop_line": loop.lineno,
-                      "through": other},
+                "`%s` is updated from `%s` through a non-linear use (line %d) and `%s` is carried from iteration "
+                "to iteration too, so the adjoint of that update uses the loop's final `%s` instead of each "
+                "iteration's" % (var, other, u.stmt.lineno, other, other),
+                [],
+                {"kernel": fn.name, "variable": var, "kind": "recurrence", "loop_line": loop.lineno,
+                 "through": other, "update_line": u.stmt.lineno},
             )
             continue
         plain = [u for u in ups if u.kind == PLAIN]
@@ -107,8 +153,8 @@ def _check_loop(ctx: FileContext, fn: WarpFunction, loop: ast.stmt, reason: str)
         if plain and fn.kind == KERNEL:
             use = _first(fn.index.loads_of(var), window)
             if use is not None:
-                yield _after_finding(ctx, fn, loop, var, plain[0], use, reason, loop_related,
-                                     "is assigned in a dynamic loop", "local-used-after-loop")
+                yield _after_value(ctx, fn, loop, var, plain[0], use, reason,
+                                   "is assigned in a dynamic loop", "local-used-after-loop")
         else:
             # In a @wp.func, passing the value on (``return v``, ``return s``) is right (the caller's
             # adjoint gets it): only a use that needs its value is wrong (measured: ``return v * v``
@@ -121,8 +167,7 @@ def _check_loop(ctx: FileContext, fn: WarpFunction, loop: ast.stmt, reason: str)
             if use is not None:
                 what, kind = (("is assigned in a dynamic loop", "local-used-after-loop") if plain else
                               ("is accumulated in a dynamic loop", "accumulator-used-after-loop"))
-                yield _after_finding(ctx, fn, loop, var, (plain or ups)[0], use, reason, loop_related, what, kind,
-                                     via)
+                yield _after_value(ctx, fn, loop, var, (plain or ups)[0], use, reason, what, kind, via)
 
 
 def _cross_recurrence(ctx, fn, var, ups, updates, start):
@@ -153,16 +198,20 @@ def _recurrence_words(update: _Update) -> str:
     return {ast.Mult: "multiplied", ast.Div: "divided"}.get(type(op), "multiplied/divided")
 
 
-def _after_finding(ctx, fn, loop, var, update, use, reason, loop_related, what, kind, via=None) -> Finding:
+def _after_value(ctx, fn, loop, var, update, use, reason, what, kind, via=None) -> _Carried:
     use_pos, use_node = use
-    return findings.make(
-        ctx.src, CODE,
+    through = ", through `%s`" % via if via else ""
+    return _Carried(
+        var, update.target,
         "`%s` %s (%s) and its value is used after the loop (line %d%s): Warp does not replay dynamic loops "
         "in the backward pass, so there the adjoint sees `%s` as it was before the loop"
-        % (var, what, reason, use_pos[0], ", through `%s`" % via if via else "", var),
-        update.target,
-        related=[findings.related(ctx.src, use_node, "`%s` is used here, after the loop" % var, "use"), loop_related],
-        data={"kernel": fn.name, "variable": var, "kind": kind, "loop_line": loop.lineno, "use_line": use_pos[0]},
+        % (var, what, reason, use_pos[0], through, var),
+        "`%s` %s (line %d) and its value is used after the loop (line %d%s), where the adjoint sees `%s` as it "
+        "was before the loop" % (var, what.replace("in a dynamic loop", "in it"), update.target.lineno,
+                                 use_pos[0], through, var),
+        [findings.related(ctx.src, use_node, "`%s` is used here, after the loop" % var, "use")],
+        {"kernel": fn.name, "variable": var, "kind": kind, "loop_line": loop.lineno, "use_line": use_pos[0],
+         "update_line": update.target.lineno},
     )
 
 

@@ -24,7 +24,7 @@ from .. import findings
 from ..context import FileContext
 from ..kernels import FUNC, WarpFunction
 from ..names import unparse
-from ..vectypes import MATRIX, TRANSFORM, ValueType, annotated_type, constructed_type
+from ..vectypes import MATRIX, TRANSFORM, VECTOR, ValueType, annotated_type, constructed_type
 
 CODE = "TW302"
 
@@ -72,16 +72,30 @@ def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
     yield from out
 
 
-def _scaled_vector(value: ast.expr, state: State) -> Optional[ValueType]:
+def _scaled_vector(value: ast.expr, state: State, names=None, loaded=None) -> Optional[ValueType]:
     """The type of ``k * v``, ``v / k``, ``v + w``, ``c - v``, ``-v`` for tracked values ``v`` (and ``w``)
-    of one type."""
+    of one type; of matrix products ``F * P * wp.transpose(F)`` and ``M * v``; of ``wp.transpose(M)``.
+    ``loaded`` types an array element (``a[i]`` of a ``wp.array(dtype=wp.mat22)``)."""
     if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
-        return _scaled_vector(value.operand, state)
+        return _scaled_vector(value.operand, state, names, loaded)
+    if isinstance(value, ast.Call) and names is not None and len(value.args) == 1 and \
+            names.qualname(value.func) in ("warp.transpose", "warp.inverse"):
+        inner = _side_type(value.args[0], state, names, loaded)
+        if inner is not None and inner.family == MATRIX:
+            return ValueType(MATRIX, shape=inner.shape[::-1] if inner.shape else None) \
+                if names.qualname(value.func) == "warp.transpose" else inner
+        return None
     if not isinstance(value, ast.BinOp) or not isinstance(value.op, (ast.Mult, ast.Div, ast.Add, ast.Sub)):
         return None
-    sides = [state[v.id].vtype if isinstance(v, ast.Name) and v.id in state else _scaled_vector(v, state)
-             for v in (value.left, value.right)]
+    sides = [_side_type(v, state, names, loaded) for v in (value.left, value.right)]
     known = [t for t in sides if t is not None]
+    if isinstance(value.op, ast.Mult) and len(known) == 2 and MATRIX in (known[0].family, known[1].family):
+        left, right = known
+        if left.family == MATRIX and right.family == MATRIX:  # a matrix product
+            shape = (left.shape[0], right.shape[1]) if left.shape and right.shape else None
+            return ValueType(MATRIX, shape=shape)
+        vector = right if left.family == MATRIX else left
+        return ValueType(VECTOR, length=vector.length) if vector.family == VECTOR else None
     if not known or any(t != known[0] for t in known):
         return None
     # ``WIND - v``: Warp has no vector plus scalar (measured: no ``sub`` overload for float32, vec3f), so
@@ -91,6 +105,28 @@ def _scaled_vector(value: ast.expr, state: State) -> Optional[ValueType]:
     if isinstance(value.op, ast.Mult) and len(known) == 2:
         return None  # v * w: Warp's component-wise product needs cw_mul; not followed
     return known[0]
+
+
+# Built-ins that return a 3-vector computed from their arguments (never constants).
+_VEC3_MAKERS = {"warp.quat_rotate", "warp.quat_rotate_inv", "warp.transform_point", "warp.transform_vector",
+                "warp.cross"}
+
+
+def _side_type(v: ast.expr, state: State, names, loaded, user_types=None) -> Optional[ValueType]:
+    if isinstance(v, ast.Name) and v.id in state:
+        return state[v.id].vtype
+    if isinstance(v, ast.Call) and names is not None:
+        # ``wp.quat_rotate(q, p) + wp.vec3(t[0], t[1], t[2])``: a sum of vectors the statement builds.
+        if names.qualname(v.func) in _VEC3_MAKERS:
+            return ValueType(VECTOR, length=3)
+        built = constructed_type(v, names, user_types or {})
+        if built is not None and not built.constant:
+            return built
+    if loaded is not None:
+        found = loaded(v)
+        if found is not None:
+            return found
+    return _scaled_vector(v, state, names, loaded)
 
 
 def _parameters(ctx: FileContext, fn: WarpFunction) -> State:
@@ -161,7 +197,7 @@ class _Walker:
                 # (measured: d(damping) -0.96 for 1.44), so the load itself marks nothing.
                 state[target.id] = _Vector(loaded, {})
             else:
-                scaled = _scaled_vector(value, state)
+                scaled = _scaled_vector(value, state, self.ctx.names, self.loaded_type)
                 if scaled is not None:
                     # ``f = k * pen``: every component computed from values (a gradient flows through each).
                     state[target.id] = _Vector(scaled, {(): _Mark(value, "=")})
