@@ -20,6 +20,7 @@ from .. import codes
 from ..model import Finding, Location, Related
 from . import frames, related as rel, warp_seams
 from .kernel_access import kernel_access
+from .tracker import elements_apart
 from .sites import Site, ordering_snap
 
 COPY_OPS = {"copy": "wp.copy", "clone": "wp.clone", "assign": "array.assign"}
@@ -99,6 +100,10 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         "finding where ping-pong buffers were swapped", lambda: rel.swap(what, site))
     if swapped is not None:
         rebound = (swapped[0], swapped[1], "swap")
+    slot = None if alias or rebound is not None or not names else registry.attempt(
+        "finding where a slot index was picked", lambda: rel.slot_pick(site, names))
+    if slot is not None:
+        rebound = (slot[0], slot[1], "slot")
     if primary is None:
         primary = registry.attempt("locating an overwrite", lambda: site.location(names)) or _raw_location(site)
         if rebound is not None:
@@ -129,6 +134,9 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         if rebound is not None and len(rebound) > 2 and rebound[2] == "swap":
             shared = (" (`%s` hands each step the buffer the step before read: swapping two buffers reuses "
                       "them; give each step a fresh output, e.g. `wp.empty_like`)" % rebound[1])
+        elif rebound is not None and len(rebound) > 2 and rebound[2] == "slot":
+            shared = (" (`%s` picks the slot this launch writes, one an earlier step of this tape read: a few "
+                      "slots reused in turn; give each step its own)" % rebound[1])
         elif rebound is not None and len(rebound) > 2:
             shared = " (`%s` picks a buffer of a ring that an earlier step of this tape used)" % rebound[1]
         elif rebound is not None:
@@ -437,14 +445,20 @@ def report_intra_kernel(tracker, record) -> None:
         ours.setdefault((param, line), None)
     for (param, line), hit in ours.items():
         key = ("TW104", record.kernel_name, path, param, line)
-        if key in registry:
-            continue  # once per kernel and statement (codegen runs once)
+        existing = registry.get(key)
+        if existing is not None and not (existing.data.get("apart_by_arguments") and
+                                         not _rows_apart(registry, record, param)):
+            continue  # once per kernel and statement (codegen runs once), unless a launch overlaps after all
         warp_reported = (param, line) in warp_hits
         apart = facts.reads_apart_from_writes(param)
+        # ``U[src, i]`` read, ``U[dst, i]`` written: apart when this launch's ``src`` and ``dst`` differ.
+        by_arguments = not apart and existing is None and _rows_apart(registry, record, param)
+        apart = apart or by_arguments
         if apart and not warp_reported:
             continue  # reads x[t], writes x[t + 1]: no element is read, then overwritten
 
-        def build(param=param, line=line, hit=hit, warp_reported=warp_reported, apart=apart):
+        def build(param=param, line=line, hit=hit, warp_reported=warp_reported, apart=apart,
+                  by_arguments=by_arguments):
             related = []
             if hit is not None and hit.read_line != line:
                 related.append(Related(Location(path, hit.read_line, 1), "`%s` read here first" % param, "read"))
@@ -458,7 +472,12 @@ def report_intra_kernel(tracker, record) -> None:
             inert = not paths
             harmless = apart or inert or not facts.adjoint_uses(param, paths)
             accumulates = hit is not None and hit in accumulated
-            if apart:
+            if by_arguments:
+                message = ("Warp's tracker warns that kernel `%s` writes `%s` after reading it, but it reads and "
+                           "writes `%s` at indices given by scalar arguments that differ in every launch so far "
+                           "(e.g. reads row `src`, writes row `dst`): no thread overwrites an element that was read."
+                           % (record.kernel_name, param, param))
+            elif apart:
                 message = ("Warp's tracker warns that kernel `%s` writes `%s` after reading it, but its indices "
                            "differ by a constant over a scalar argument (e.g. reads `%s[t]`, writes `%s[t + 1]`): "
                            "no thread overwrites an element that was read." % (record.kernel_name, param, param,
@@ -491,6 +510,8 @@ def report_intra_kernel(tracker, record) -> None:
             if apart:
                 data["harmless"] = "reads and writes of `%s` index different elements" % param
                 message += " Harmless here: the gradient is unaffected."
+                if by_arguments:
+                    data["apart_by_arguments"] = True
             elif inert:
                 data["harmless"] = "no array `%s` reads carries a gradient" % record.kernel_name
                 message += (" Harmless here: no array this launch reads carries a gradient, so its adjoint "
@@ -504,7 +525,19 @@ def report_intra_kernel(tracker, record) -> None:
                            severity="information" if harmless else codes.severity("TW104"), related=related,
                            data=data)
 
-        registry.report(key, build, launches=[record.index])
+        if existing is not None:
+            registry.replace(key, build())  # reported as apart by an earlier launch's arguments; not this one
+        else:
+            registry.report(key, build, launches=[record.index])
+
+
+def _rows_apart(registry, record, param: str) -> bool:
+    """This launch reads and writes ``param`` at elements its scalar arguments keep apart."""
+    access = next((a for a in record.accesses if record.access_label(a) == param and a.read and a.write), None)
+    if access is None:
+        return False
+    return bool(registry.attempt("comparing a launch's read and written elements",
+                                 lambda: elements_apart(record, access, record, access), False))
 
 
 def _function_intra(registry, name: str, path: str, param: str, line: int) -> Finding:

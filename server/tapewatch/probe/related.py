@@ -145,6 +145,18 @@ def pool_pick(what: str, site) -> Optional[Tuple[Location, str]]:
     return _before_in_function(site, lambda kind, key: kind == "pool" and key == what)
 
 
+def slot_pick(site, names) -> Optional[Tuple[Location, str]]:
+    """``dst = 1 - src`` or ``a, b = t % 2, (t + 1) % 2`` before the launch, in its function, naming an index
+    the launch uses: the statement that hands a step the slot (a row of one array, an entry of a list) an
+    earlier step read.  ``(Location, text)`` or None."""
+    snap = site.primary if site is not None else None
+    call = frames.call_at(snap, names) if snap is not None else None
+    if call is None:
+        return None
+    used = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
+    return _before_in_function(site, lambda kind, key: kind == "slot" and key in used)
+
+
 def swap(what: str, site) -> Optional[Tuple[Location, str]]:
     """``a, b = b, a`` in the function that launched the write of ``what`` (or, where a helper launched
     it, in a caller that passed the swapped names): the statement that hands each step the buffer the
@@ -282,6 +294,17 @@ def _located(path: str, node: ast.AST, source: str = "") -> Tuple[Location, str]
     return Location(path, node.lineno, node.col_offset + 1, node.end_lineno, (node.end_col_offset or 0) + 1), text
 
 
+def _slot_index(value: ast.expr) -> bool:
+    """An index that cycles through a few slots: ``t % 2``, ``(s + 1) % RING``, ``1 - src``, ``src ^ 1``."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mod):
+        return True
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Sub) and isinstance(value.left, ast.Constant) \
+            and value.left.value == 1 and isinstance(value.right, ast.Name):
+        return True
+    return isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitXor) and \
+        isinstance(value.right, ast.Constant) and value.right.value == 1
+
+
 def _is_swap(target, value) -> bool:
     """``a, b = b, a`` (names or attributes, permuted, not the same order): ping-pong buffers."""
     if not (isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)) or len(target.elts) != len(value.elts):
@@ -326,6 +349,8 @@ def _rebindings_in(path: str, module_globals) -> list:
                     if isinstance(name, ast.Name) and isinstance(picked, ast.Subscript) and any(
                             isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(picked.slice)):
                         known.append(("pool", name.id) + _located(path, node, source))
+                    elif isinstance(name, ast.Name) and _slot_index(picked):
+                        known.append(("slot", name.id) + _located(path, node, source))
                 continue
             if entry is not None:
                 known.append(entry + _located(path, node, source))
