@@ -165,9 +165,11 @@ def swap(what: str, site) -> Optional[Tuple[Location, str]]:
     for snap, name in _names_up(site, what):
         code = snap.f_code
         last = max((line for _, _, line in code.co_lines() if line is not None), default=code.co_firstlineno)
+        # Only a swap in a loop that also runs this frame's line: it hands *this* launch the other buffer.
         hits = [(loc, text) for kind, key, loc, text in _rebindings_in(code.co_filename, snap.f_globals)
                 if kind == "swap" and code.co_firstlineno <= loc.line <= last and
-                any(name == k or name.startswith(k + "[") or name.startswith(k + ".") for k in key)]
+                key[1] is not None and key[1][0] <= snap.f_lineno <= key[1][1] and
+                any(name == k or name.startswith(k + "[") or name.startswith(k + ".") for k in key[0])]
         if hits:
             after = [h for h in hits if h[0].line > snap.f_lineno]
             return after[0] if after else hits[-1]
@@ -294,6 +296,12 @@ def _located(path: str, node: ast.AST, source: str = "") -> Tuple[Location, str]
     return Location(path, node.lineno, node.col_offset + 1, node.end_lineno, (node.end_col_offset or 0) + 1), text
 
 
+def _loop_around(loops, line: int) -> Optional[Tuple[int, int]]:
+    """The innermost loop body span that contains ``line``, or None."""
+    inside = [span for span in loops if span[0] <= line <= span[1]]
+    return min(inside, key=lambda span: span[1] - span[0]) if inside else None
+
+
 def _slot_index(value: ast.expr) -> bool:
     """An index that cycles through a few slots: ``t % 2``, ``(s + 1) % RING``, ``1 - src``, ``src ^ 1``."""
     if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mod):
@@ -324,6 +332,9 @@ def _rebindings_in(path: str, module_globals) -> list:
             tree = ast.parse(source, path)
         except (SyntaxError, ValueError, RecursionError):
             tree = None
+        # The body span of every loop, for a swap: (first body line, last body line).
+        loops = [(n.body[0].lineno, n.body[-1].end_lineno or n.body[-1].lineno)
+                 for n in (ast.walk(tree) if tree is not None else ()) if isinstance(n, (ast.For, ast.While)) and n.body]
         for node in ast.walk(tree) if tree is not None else ():
             if not isinstance(node, ast.Assign) or len(node.targets) != 1:
                 continue
@@ -340,7 +351,7 @@ def _rebindings_in(path: str, module_globals) -> list:
             elif isinstance(target, ast.Name) and isinstance(value, ast.Name):
                 entry = ("names", (target.id, value.id))
             elif _is_swap(target, value):
-                entry = ("swap", tuple(ast.unparse(e) for e in target.elts))
+                entry = ("swap", (tuple(ast.unparse(e) for e in target.elts), _loop_around(loops, node.lineno)))
             else:
                 # A buffer picked from a ring: ``x_next = pool[(s + 1) % 2]``, ``src, dst = f[t % 2], f[(t + 1) % 2]``.
                 pairs = zip(target.elts, value.elts) if isinstance(target, ast.Tuple) and \

@@ -204,8 +204,8 @@ differentiate(tape, a)
 # 13. a generator
 def rollout(src, dst, n):
     for _ in range(n):
-        wp.launch(advance, dim=N, inputs=[src], outputs=[dst])  # expect: TW101
-        src, dst = dst, src
+        wp.launch(advance, dim=N, inputs=[src], outputs=[dst])
+        src, dst = dst, src  # expect: TW101 (the swap hands each step the buffer the step before read)
         yield
 
 
