@@ -44,9 +44,9 @@ class Drop:
     def run(self, v0):
         wp.copy(self.v[0], v0)
         for t in range(STEPS):
-            a, b = t % 2, (t + 1) % 2  # expect: TW101  note: TW101
+            a, b = t % 2, (t + 1) % 2
             wp.launch(contact_forces, dim=N, inputs=[self.x[a], self.floor, 2000.0], outputs=[self.f[t]])
-            wp.launch(integrate, dim=N, inputs=[self.x[a], self.v[a], self.f[t], DT],
+            wp.launch(integrate, dim=N, inputs=[self.x[a], self.v[a], self.f[t], DT],  # expect: TW101  note: TW101
                       outputs=[self.x[b], self.v[b]])
         return self.x[STEPS % 2]
 

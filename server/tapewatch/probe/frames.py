@@ -311,12 +311,14 @@ def callee_name(call: ast.Call) -> str:
     return callee(call.func)
 
 
-def launch_arg_exprs(call: ast.Call) -> List[Optional[ast.expr]]:
+def launch_arg_exprs(call: ast.Call, total: Optional[int] = None) -> List[Optional[ast.expr]]:
     """Expressions for a launch's kernel arguments, in the kernel's order.
 
     ``wp.launch(kernel, dim, inputs=[...], outputs=[...])`` binds inputs then
     outputs to the kernel's parameters; a list we cannot see into (a
-    variable) gives ``None`` entries.
+    variable) gives ``None`` entries.  Given the argument count (``total``),
+    a written ``outputs=[...]`` after an opaque ``inputs=args`` still names
+    the last parameters.
     """
     inputs = outputs = None
     if len(call.args) > 2:
@@ -332,8 +334,11 @@ def launch_arg_exprs(call: ast.Call) -> List[Optional[ast.expr]]:
     for group in (inputs, outputs):
         if group is None:
             continue
-        if isinstance(group, (ast.List, ast.Tuple)):
+        if isinstance(group, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in group.elts):
             exprs.extend(group.elts)
+        elif group is inputs and isinstance(outputs, (ast.List, ast.Tuple)) and total is not None and \
+                not any(isinstance(e, ast.Starred) for e in outputs.elts) and total >= len(outputs.elts):
+            return [None] * (total - len(outputs.elts)) + list(outputs.elts)
         else:
             return exprs + [None] * 64  # opaque list: positions unknown from here on
     return exprs

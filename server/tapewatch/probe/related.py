@@ -146,14 +146,15 @@ def pool_pick(what: str, site) -> Optional[Tuple[Location, str]]:
 
 
 def slot_pick(site, names) -> Optional[Tuple[Location, str]]:
-    """``dst = 1 - src`` or ``a, b = t % 2, (t + 1) % 2`` before the launch, in its function, naming an index
-    the launch uses: the statement that hands a step the slot (a row of one array, an entry of a list) an
-    earlier step read.  ``(Location, text)`` or None."""
+    """``dst = 1 - src`` before the launch, in its function, naming an index the launch passes as a scalar
+    argument (``inputs=[U, src, dst]``): the statement that hands a step the row of one array an earlier
+    step read.  ``(Location, text)`` or None.  (An index inside an argument, ``self.x[b]``, picks a list
+    entry: that finding stays on the launch, where the evaluation sets mark it.)"""
     snap = site.primary if site is not None else None
     call = frames.call_at(snap, names) if snap is not None else None
     if call is None:
         return None
-    used = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
+    used = {e.id for e in frames.launch_arg_exprs(call) if isinstance(e, ast.Name)}
     return _before_in_function(site, lambda kind, key: kind == "slot" and key in used)
 
 

@@ -115,7 +115,7 @@ class LaunchRecord:
         names = _NAMES_BY_CHAIN.get(key)
         if names is None:
             call = frames.call_at(snap, LAUNCH_CALLS)
-            exprs = frames.launch_arg_exprs(call) if call is not None else []
+            exprs = frames.launch_arg_exprs(call, len(self.args)) if call is not None else []
             # A tuple of strings: the collector stops tracking it (a list it would walk every time).
             names = tuple(frames.user_expression(e, self.site.snaps) for e in exprs[: len(self.args)])
             if len(_NAMES_BY_CHAIN) < MAX_NAMED_CHAINS:
