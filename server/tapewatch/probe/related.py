@@ -165,16 +165,31 @@ def swap(what: str, site) -> Optional[Tuple[Location, str]]:
     ``(Location, text)`` or None."""
     for snap, name in _names_up(site, what):
         code = snap.f_code
-        last = max((line for _, _, line in code.co_lines() if line is not None), default=code.co_firstlineno)
         # Only a swap in a loop that also runs this frame's line: it hands *this* launch the other buffer.
-        hits = [(loc, text) for kind, key, loc, text in _rebindings_in(code.co_filename, snap.f_globals)
-                if kind == "swap" and code.co_firstlineno <= loc.line <= last and
-                key[1] is not None and key[1][0] <= snap.f_lineno <= key[1][1] and
+        swaps = [(key, loc, text) for kind, key, loc, text in _rebindings_in(code.co_filename, snap.f_globals)
+                 if kind == "swap" and key[1] is not None and key[1][0] <= snap.f_lineno <= key[1][1]]
+        if not swaps:
+            continue
+        first, last = code.co_firstlineno, _last_line(code)
+        hits = [(loc, text) for key, loc, text in swaps if first <= loc.line <= last and
                 any(name == k or name.startswith(k + "[") or name.startswith(k + ".") for k in key[0])]
         if hits:
             after = [h for h in hits if h[0].line > snap.f_lineno]
             return after[0] if after else hits[-1]
     return None
+
+
+_LAST_LINES: dict = {}  # code object -> its last line (a module's code spans thousands)
+
+
+def _last_line(code) -> int:
+    last = _LAST_LINES.get(code)
+    if last is None:
+        last = max((line for _, _, line in code.co_lines() if line is not None), default=code.co_firstlineno)
+        if len(_LAST_LINES) >= MAX_SHARED:
+            _LAST_LINES.clear()
+        _LAST_LINES[code] = last
+    return last
 
 
 def _names_up(site, what: str):
