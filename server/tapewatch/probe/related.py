@@ -339,6 +339,21 @@ def _is_swap(target, value) -> bool:
     return sorted(left) == sorted(right) and left != right and len(set(left)) == len(left)
 
 
+def _statements(body):
+    """Every statement, nested ones included, without visiting expressions (a module of thousands of
+    launch lines has ten times more expression nodes than statements, and the walk is paid per run)."""
+    for node in body:
+        yield node
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(node, field, None)
+            if isinstance(inner, list):
+                yield from _statements(inner)
+        for handler in getattr(node, "handlers", ()) or ():
+            yield from _statements(handler.body)
+        for case in getattr(node, "cases", ()) or ():
+            yield from _statements(case.body)
+
+
 def _rebindings_in(path: str, module_globals) -> list:
     known = _REBINDINGS.get(path)
     if known is None:
@@ -348,10 +363,11 @@ def _rebindings_in(path: str, module_globals) -> list:
             tree = ast.parse(source, path)
         except (SyntaxError, ValueError, RecursionError):
             tree = None
+        statements = list(_statements(tree.body)) if tree is not None else []
         # The body span of every loop, for a swap: (first body line, last body line).
         loops = [(n.body[0].lineno, n.body[-1].end_lineno or n.body[-1].lineno)
-                 for n in (ast.walk(tree) if tree is not None else ()) if isinstance(n, (ast.For, ast.While)) and n.body]
-        for node in ast.walk(tree) if tree is not None else ():
+                 for n in statements if isinstance(n, (ast.For, ast.While)) and n.body]
+        for node in statements:
             if not isinstance(node, ast.Assign) or len(node.targets) != 1:
                 continue
             target, value = node.targets[0], node.value
