@@ -11,8 +11,10 @@ Usage: python bench/bench_distinct_lines.py [--lines N] [--repeat R] [--python P
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -66,6 +68,7 @@ def main() -> int:
     parser.add_argument("--python", default=sys.executable)
     ns = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="tw-bench-lines-"))
+    atexit.register(shutil.rmtree, folder, True)  # the script, its kernel cache and the kept runs
     script = folder / "lines.py"
     script.write_text(program(ns.lines))
     env = dict(os.environ, WARP_CACHE_PATH=str(folder / "cache"))

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -86,6 +88,7 @@ async def bench_code_actions(client, seconds: float) -> None:
     source += ("\nimport time\nfor _i in range(1000000):\n"
                "    print('streaming output line', _i)\n    time.sleep(0.002)\n")
     folder = Path(tempfile.mkdtemp(prefix="tapewatch-bench-"))
+    atexit.register(shutil.rmtree, folder, True)
     script = folder / "busy_pingpong.py"
     script.write_text(source, encoding="utf-8")
     uri = open_doc(client, script, source)
@@ -131,6 +134,7 @@ def k{i}(x: wp.array(dtype=float), y: wp.array(dtype=float), v: wp.array(dtype=w
 async def bench_lints(client, kernels: int, repeat: int) -> None:
     text = "import warp as wp\n" + "".join(KERNEL.format(i=i) for i in range(kernels))
     folder = Path(tempfile.mkdtemp(prefix="tapewatch-bench-lint-"))
+    atexit.register(shutil.rmtree, folder, True)
     path = folder / "many_kernels.py"
     path.write_text(text, encoding="utf-8")
     arrivals = []
