@@ -108,7 +108,7 @@ class Truncation:
             return
         here = Site.here()
         self._host_read = (here.key(), origin.mark, arr)
-        checksum = _varied_checksum(arr)
+        checksum = _checksum(arr, varied=True)
         if checksum is not None:
             if len(self._host_values) >= MAX_HOST_VALUES:
                 del self._host_values[0]
@@ -128,7 +128,7 @@ class Truncation:
         candidates = [h for h in self._host_values if h[1] == shape]
         if not candidates:
             return
-        checksum = _varied_checksum(arr)
+        checksum = _checksum(arr, varied=True)
         for value, _, mark, ref in reversed(candidates):
             if checksum is not None and value == checksum:
                 source = ref()
@@ -535,33 +535,20 @@ MAX_HOST_VALUES = 8  # recent .numpy() reads of taped values kept (as checksums)
 MAX_DEFERRED = 64  # untaped-steps findings waiting for a recomputing tape; more are reported at once
 
 
-def _checksum(arr) -> Optional[int]:
-    """A CRC of an array's values (None when too large to read back or unreadable)."""
+def _checksum(arr, varied: bool = False) -> Optional[int]:
+    """A CRC of an array's values (None when too large to read back or unreadable; with ``varied``,
+    also None for fewer than two distinct values: a constant matches any constant array)."""
     import zlib  # noqa: PLC0415
 
     try:
-        if int(getattr(arr, "size", 0) or 0) > MAX_CHECKSUM_ELEMENTS:
+        size = int(getattr(arr, "size", 0) or 0)
+        if size > MAX_CHECKSUM_ELEMENTS or (varied and size < 2):
             return None
         if warp_seams.array_capturing(arr):
             return None  # a CUDA graph capture cannot be read back from (nor may a copy be enqueued in it)
-        return zlib.crc32(arr.numpy().tobytes())
-    except Exception:
-        return None
-
-
-def _varied_checksum(arr) -> Optional[int]:
-    """``_checksum`` of an array holding at least two distinct values, else None."""
-    try:
-        if int(getattr(arr, "size", 0) or 0) < 2 or int(arr.size) > MAX_CHECKSUM_ELEMENTS:
-            return None
-        if warp_seams.array_capturing(arr):
-            return None
         values = arr.numpy()
-        flat = values.reshape(-1)
-        if (flat == flat[0]).all():
+        if varied and (values.reshape(-1) == values.reshape(-1)[0]).all():
             return None
-        import zlib  # noqa: PLC0415
-
         return zlib.crc32(values.tobytes())
     except Exception:
         return None
