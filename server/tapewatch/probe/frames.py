@@ -372,6 +372,17 @@ def user_expression(expr: Optional[ast.expr], frames: list) -> Optional[str]:
     return ast.unparse(expr) if hasattr(ast, "unparse") else None
 
 
+def caller_expression(text: str, frame, caller) -> Optional[str]:
+    """``text``, an expression written in ``frame``, as ``caller`` wrote it (``x_next`` for ``dst`` of
+    ``def step(src, dst)`` called as ``step(x, x_next)``), or None where it is not the caller's."""
+    try:
+        expr = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    outer = _outer_expression(expr, frame, caller)
+    return ast.unparse(outer) if outer is not None else None
+
+
 def _outer_expression(expr: ast.expr, frame, caller) -> Optional[ast.expr]:
     """``expr`` (written in ``frame``) as the caller wrote it, or None to stop there."""
     root = _root(expr)

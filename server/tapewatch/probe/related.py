@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import linecache
 import os
+import re
 from typing import List, Optional, Tuple
 
 from ..model import Location, Related
@@ -204,30 +205,7 @@ def _names_up(site, what: str):
             yield snap, what  # the name may already be the caller's (naming follows helper parameters)
         if i + 1 >= len(snaps):
             return
-        name = _argument_for(snaps[i + 1], snap, name) if name else None
-
-
-def _argument_for(outer, inner, name: str) -> Optional[str]:
-    root = name.split(".", 1)[0].split("[", 1)[0]
-    rest = name[len(root):]
-    code = inner.f_code
-    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
-    if root not in params:
-        return None
-    call = frames.call_at(outer, (code.co_name,))
-    if call is None:
-        return None
-    for kw in call.keywords:
-        if kw.arg == root:
-            return ast.unparse(kw.value) + rest
-    index = params.index(root) - (1 if params and params[0] in ("self", "cls") and
-                                  isinstance(call.func, ast.Attribute) else 0)
-    if 0 <= index < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:index + 1]):
-        return ast.unparse(call.args[index]) + rest
-    return None
-
-
-_PART_LOOPS: dict = {}  # file -> [(first body line, last body line, loop variable, Location of the iterable, text)]
+        name = frames.caller_expression(name, snap, snaps[i + 1]) if name else None
 
 
 def loop_over_part(loc: Optional[Location], module_globals=None) -> Optional[Tuple[Location, str]]:
@@ -236,39 +214,14 @@ def loop_over_part(loc: Optional[Location], module_globals=None) -> Optional[Tup
     ``(Location of the iterable, its text)`` or None."""
     if loc is None:
         return None
-    loops = _PART_LOOPS.get(loc.path)
-    if loops is None:
-        loops = []
-        source = "".join(linecache.getlines(loc.path, module_globals))
-        try:
-            tree = ast.parse(source, loc.path)
-        except (SyntaxError, ValueError, RecursionError):
-            tree = None
-        for node in ast.walk(tree) if tree is not None else ():
-            if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.body and \
-                    isinstance(node.iter, ast.Subscript) and isinstance(node.iter.slice, ast.Slice):
-                where, text = _located(loc.path, node.iter, source)
-                loops.append((node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno,
-                              node.target.id, where, text))
-        if len(_PART_LOOPS) >= MAX_REBINDING_FILES:
-            _PART_LOOPS.clear()
-        _PART_LOOPS[loc.path] = loops
+    loops = [(key, where, text) for kind, key, where, text in _rebindings_in(loc.path, module_globals)
+             if kind == "part_loop" and key[0] <= loc.line <= key[1]]
+    if not loops:
+        return None
     lines = linecache.getlines(loc.path, module_globals)
-    statement = lines[loc.line - 1] if 0 < loc.line <= len(lines) else ""
-    inside = [entry for entry in loops if entry[0] <= loc.line <= entry[1] and
-              any(tok == entry[2] for tok in _identifiers(statement))]
-    return (inside[-1][3], inside[-1][4]) if inside else None  # the innermost such loop
-
-
-def _identifiers(text: str) -> List[str]:
-    out, word = [], ""
-    for ch in text + " ":
-        if ch.isalnum() or ch == "_":
-            word += ch
-        elif word:
-            out.append(word)
-            word = ""
-    return out
+    used = set(re.findall(r"\w+", lines[loc.line - 1])) if 0 < loc.line <= len(lines) else set()
+    inside = [(where, text) for key, where, text in loops if key[2] in used]
+    return inside[-1] if inside else None  # the innermost such loop (sorted by line)
 
 
 def _before_in_function(site, wanted) -> Optional[Tuple[Location, str]]:
@@ -368,6 +321,11 @@ def _rebindings_in(path: str, module_globals) -> list:
         loops = [(n.body[0].lineno, n.body[-1].end_lineno or n.body[-1].lineno)
                  for n in statements if isinstance(n, (ast.For, ast.While)) and n.body]
         for node in statements:
+            if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.body and \
+                    isinstance(node.iter, ast.Subscript) and isinstance(node.iter.slice, ast.Slice):
+                # ``for p in params[:1]:`` (its iterable located, for loop_over_part)
+                span = (node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno, node.target.id)
+                known.append(("part_loop", span) + _located(path, node.iter, source))
             if not isinstance(node, ast.Assign) or len(node.targets) != 1:
                 continue
             target, value = node.targets[0], node.value
