@@ -14,7 +14,7 @@ internal error and the finding goes out with the kernel's own labels.
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from .. import codes
 from ..model import Finding, Location, Related
@@ -90,26 +90,13 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
                                 lambda: frames.name_by_identity(arr))
     reader_what = registry.attempt("naming the reading launch's array", lambda: reader.access_name(entry.access))
     what = what or reader_what or "array"
-    rebound = None if alias else registry.attempt(
-        "finding where two entries were made one array", lambda: rel.rebinding(what, reader_what, (site, reader.site)))
-    picked = None if rebound is not None else registry.attempt(
-        "finding where a buffer was picked from a ring", lambda: rel.pool_pick(what, site))
-    if picked is not None:
-        rebound = (picked[0], picked[1], "pool")
-    swapped = None if alias or rebound is not None else registry.attempt(
-        "finding where ping-pong buffers were swapped", lambda: rel.swap(what, site))
-    if swapped is not None:
-        rebound = (swapped[0], swapped[1], "swap")
-    slot = None if alias or rebound is not None or not names else registry.attempt(
-        "finding where a slot index was picked", lambda: rel.slot_pick(site, names))
-    if slot is not None:
-        rebound = (slot[0], slot[1], "slot")
+    rebound = None if alias else _rebound(registry, what, reader_what, site, reader, names)
     if primary is None:
         primary = registry.attempt("locating an overwrite", lambda: site.location(names)) or _raw_location(site)
         if rebound is not None:
             # The statement that made two entries one array is the line to change; the launch is right
             # for two arrays.
-            writer_loc, primary = primary, rebound[0]
+            writer_loc, primary = primary, rebound[1]
     key = key or (code, what, arg, op, site.key()) + tuple(key_extra)
     registry.attempt("keeping the overwritten reads for replay",
                      lambda: tracker.read_replay.register(state, key, readers or [(entry, alias)]))
@@ -131,17 +118,8 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         shared = ""
         if alias:
             shared = " (`%s` shares memory with `%s`, which the reader was given)" % (what, reader_what or "it")
-        if rebound is not None and len(rebound) > 2 and rebound[2] == "swap":
-            shared = (" (`%s` hands each step the buffer the step before read: swapping two buffers reuses "
-                      "them; give each step a fresh output, e.g. `wp.empty_like`)" % rebound[1])
-        elif rebound is not None and len(rebound) > 2 and rebound[2] == "slot":
-            shared = (" (`%s` picks the slot this launch writes, one an earlier step of this tape read: a few "
-                      "slots reused in turn; give each step its own)" % rebound[1])
-        elif rebound is not None and len(rebound) > 2:
-            shared = " (`%s` picks a buffer of a ring that an earlier step of this tape used)" % rebound[1]
-        elif rebound is not None:
-            shared = " (`%s` is the array the reader was given as `%s`: `%s` made two entries one array)" % (
-                what, reader_what, rebound[1])
+        if rebound is not None:
+            shared = _REBOUND_PHRASES[rebound[0]].format(what=what, reader_what=reader_what, text=rebound[2])
         lead = head or _head(code, what, arg, op)
         if writer_loc is not None:  # the finding sits on the statement that made the alias
             lead = lead.replace("by this launch", "by the launch %s" % rel.line_ref(writer_loc, primary))
@@ -175,7 +153,7 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         if writer_loc is not None:
             related.append(Related(writer_loc, "`%s` overwrites `%s` here" % (op, what), "writer"))
         elif rebound is not None:
-            related.append(Related(rebound[0], "`%s` makes two entries one array" % rebound[1], "rebinding"))
+            related.append(Related(rebound[1], "`%s` makes two entries one array" % rebound[2], "rebinding"))
         if kernel is not None:
             related.extend(rel.kernel_def(kernel, "kernel `%s` that writes `%s`" % (op, arg)))
         if getattr(reader.kernel, "func", None) is not getattr(kernel, "func", None):
@@ -201,6 +179,35 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         registry.replace(key, build())
         return
     registry.report(key, build, arrays=[arr], launches=[launch, reader.index])
+
+
+# What each kind of statement that made the overwritten array the reader's says in the message.
+_REBOUND_PHRASES = {
+    "rebinding": " (`{what}` is the array the reader was given as `{reader_what}`: `{text}` made two entries "
+                 "one array)",
+    "pool": " (`{text}` picks a buffer of a ring that an earlier step of this tape used)",
+    "swap": " (`{text}` hands each step the buffer the step before read: swapping two buffers reuses them; give "
+            "each step a fresh output, e.g. `wp.empty_like`)",
+    "slot": " (`{text}` picks the slot this launch writes, one an earlier step of this tape read: a few slots "
+            "reused in turn; give each step its own)",
+}
+
+
+def _rebound(registry, what, reader_what, site, reader, names) -> Optional[Tuple[str, Location, str]]:
+    """The statement that made the written array the one the reader was given, the line to change:
+    ``(kind, Location, statement text)`` (kinds of ``_REBOUND_PHRASES``), or None for two arrays."""
+    finders = (
+        ("rebinding", "finding where two entries were made one array",
+         lambda: rel.rebinding(what, reader_what, (site, reader.site))),
+        ("pool", "finding where a buffer was picked from a ring", lambda: rel.pool_pick(what, site)),
+        ("swap", "finding where ping-pong buffers were swapped", lambda: rel.swap(what, site)),
+        ("slot", "finding where a slot index was picked", lambda: rel.slot_pick(site, names) if names else None),
+    )
+    for kind, doing, find in finders:
+        found = registry.attempt(doing, find)
+        if found is not None:
+            return (kind,) + tuple(found)
+    return None
 
 
 def _head(code, what, arg, op) -> str:
