@@ -30,9 +30,7 @@ def dynamic_reason(loop: ast.stmt, fn: WarpFunction, ctx: FileContext) -> Option
         return "`while` loops are always dynamic"
     if not isinstance(loop, ast.For):
         return None
-    it = loop.iter
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "reversed" and it.args:
-        it = it.args[0]
+    it = _iterated(loop)
     if isinstance(it, ast.Call) and ctx.names.is_warp(it.func, "static"):
         return None
     if not (isinstance(it, ast.Call) and _is_range(it.func, ctx)):
@@ -71,10 +69,16 @@ def unrollable(loop: ast.stmt, ctx: FileContext) -> bool:
     compile-time constant within ``max_unroll`` and it has no ``break`` (a query loop or ``while`` never)."""
     if not isinstance(loop, ast.For):
         return False
+    it = _iterated(loop)
+    return isinstance(it, ast.Call) and _is_range(it.func, ctx)
+
+
+def _iterated(loop: ast.For) -> ast.expr:
+    """What the loop iterates, ``range(n)`` of ``reversed(range(n))`` too (Warp unrolls both alike)."""
     it = loop.iter
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "reversed" and it.args:
-        it = it.args[0]
-    return isinstance(it, ast.Call) and _is_range(it.func, ctx)
+        return it.args[0]
+    return it
 
 
 def _is_range(func: ast.expr, ctx: FileContext) -> bool:
