@@ -368,3 +368,29 @@ def test_a_sum_of_built_vectors_fills_every_component():
         """
     )
     assert [f.location.line for f in found] == [11]
+
+
+def test_a_scaled_vector_of_a_user_type_fills_every_component():
+    """``c = color4(r[i], g[i], b[i], 1.0) * w[i]`` (a vector type the file declares) gives every component a
+    value, as a ``wp.vec4`` would: ``c[3] = ...`` after it reassigns one."""
+    found = lint(
+        """
+        import warp as wp
+
+        color4 = wp.types.vector(length=4, dtype=wp.float32)
+
+
+        @wp.func
+        def shade(r: float, g: float, b: float, w: float):
+            c = color4(r, g, b, 1.0) * w
+            c[3] = wp.min(c[3], 1.0)
+            return c
+
+
+        @wp.func
+        def shade_clamped(r: float, g: float, b: float, w: float):
+            c = color4(r, g, b, 1.0) * w
+            return color4(c[0], c[1], c[2], wp.min(c[3], 1.0))
+        """
+    )
+    assert [f.location.line for f in found] == [10]

@@ -72,22 +72,24 @@ def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
     yield from out
 
 
-def _scaled_vector(value: ast.expr, state: State, names=None, loaded=None) -> Optional[ValueType]:
+def _scaled_vector(value: ast.expr, state: State, ctx: Optional[FileContext] = None,
+                   loaded=None) -> Optional[ValueType]:
     """The type of ``k * v``, ``v / k``, ``v + w``, ``c - v``, ``-v`` for tracked values ``v`` (and ``w``)
     of one type; of matrix products ``F * P * wp.transpose(F)`` and ``M * v``; of ``wp.transpose(M)``.
     ``loaded`` types an array element (``a[i]`` of a ``wp.array(dtype=wp.mat22)``)."""
+    names = ctx.names if ctx is not None else None
     if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
-        return _scaled_vector(value.operand, state, names, loaded)
+        return _scaled_vector(value.operand, state, ctx, loaded)
     if isinstance(value, ast.Call) and names is not None and len(value.args) == 1 and \
             names.qualname(value.func) in ("warp.transpose", "warp.inverse"):
-        inner = _side_type(value.args[0], state, names, loaded)
+        inner = _side_type(value.args[0], state, ctx, loaded)
         if inner is not None and inner.family == MATRIX:
             return ValueType(MATRIX, shape=inner.shape[::-1] if inner.shape else None) \
                 if names.qualname(value.func) == "warp.transpose" else inner
         return None
     if not isinstance(value, ast.BinOp) or not isinstance(value.op, (ast.Mult, ast.Div, ast.Add, ast.Sub)):
         return None
-    sides = [_side_type(v, state, names, loaded) for v in (value.left, value.right)]
+    sides = [_side_type(v, state, ctx, loaded) for v in (value.left, value.right)]
     known = [t for t in sides if t is not None]
     if isinstance(value.op, ast.Mult) and len(known) == 2 and MATRIX in (known[0].family, known[1].family):
         left, right = known
@@ -112,21 +114,22 @@ _VEC3_MAKERS = {"warp.quat_rotate", "warp.quat_rotate_inv", "warp.transform_poin
                 "warp.cross"}
 
 
-def _side_type(v: ast.expr, state: State, names, loaded, user_types=None) -> Optional[ValueType]:
+def _side_type(v: ast.expr, state: State, ctx: Optional[FileContext], loaded) -> Optional[ValueType]:
     if isinstance(v, ast.Name) and v.id in state:
         return state[v.id].vtype
-    if isinstance(v, ast.Call) and names is not None:
+    if isinstance(v, ast.Call) and ctx is not None:
+        names = ctx.names
         # ``wp.quat_rotate(q, p) + wp.vec3(t[0], t[1], t[2])``: a sum of vectors the statement builds.
         if names.qualname(v.func) in _VEC3_MAKERS:
             return ValueType(VECTOR, length=3)
-        built = constructed_type(v, names, user_types or {})
+        built = constructed_type(v, names, ctx.user_types)
         if built is not None and not built.constant:
             return built
     if loaded is not None:
         found = loaded(v)
         if found is not None:
             return found
-    return _scaled_vector(v, state, names, loaded)
+    return _scaled_vector(v, state, ctx, loaded)
 
 
 def _parameters(ctx: FileContext, fn: WarpFunction) -> State:
@@ -197,7 +200,7 @@ class _Walker:
                 # (measured: d(damping) -0.96 for 1.44), so the load itself marks nothing.
                 state[target.id] = _Vector(loaded, {})
             else:
-                scaled = _scaled_vector(value, state, self.ctx.names, self.loaded_type)
+                scaled = _scaled_vector(value, state, self.ctx, self.loaded_type)
                 if scaled is not None:
                     # ``f = k * pen``: every component computed from values (a gradient flows through each).
                     state[target.id] = _Vector(scaled, {(): _Mark(value, "=")})
