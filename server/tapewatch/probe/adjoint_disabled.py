@@ -32,15 +32,23 @@ class DisabledAdjoint:
         self._enabled[id(kernel)] = (kernel, enabled, source)
         return enabled, source
 
-    def check(self, tape, records: dict) -> None:
+    def check(self, tape, records: dict, seeds=None) -> None:
+        """``seeds``: the arrays backward() is seeded with (None when it is seeded some other way)."""
+        items = None
         for item in warp_seams.tape_launches(tape):
             if not self.enabled(item.launch.kernel)[0]:
-                self._report(item.launch, records.get(item.index))
+                if items is None:
+                    items = warp_seams.tape_items(tape)
+                off_path = seeds is not None and self.tracker.registry.attempt(
+                    "following a skipped launch's outputs to the loss",
+                    lambda: off_gradient_path(items, records, item.index, seeds), False)
+                self._report(item.launch, records.get(item.index), off_path)
 
-    def _report(self, entry: warp_seams.LaunchEntry, record) -> None:
+    def _report(self, entry: warp_seams.LaunchEntry, record, off_path: bool = False) -> None:
         """At the option that disables the adjoint (the line to change), the launch related.
 
-        Without a findable option line, at the launch.
+        Without a findable option line, at the launch.  ``off_path``: nothing the launch writes reaches
+        the arrays backward() is seeded with (render-only outputs): information.
         """
         registry = self.tracker.registry
         kernel = entry.kernel
@@ -53,7 +61,9 @@ class DisabledAdjoint:
             if factory is not None:
                 option = factory[0]
         key = ("TW405", (option.path, option.line) if option is not None else launch_key(entry, record), kernel.key)
-        if registry.bump(key):
+        existing = registry.get(key)
+        if existing is not None and (off_path or existing.severity != "information"):
+            registry.bump(key)
             return
 
         def build():
@@ -88,12 +98,53 @@ class DisabledAdjoint:
             related += rel.kernel_def(kernel, "kernel `%s`" % kernel.key)
             if record is not None:
                 related.extend(rel.caller_chain(record.site))
+            data = {"kernel": kernel.key, "option": source, "upstream": upstream,
+                    "launch": record.index if record is not None else None}
+            if off_path:
+                data["harmless"] = "nothing it writes reaches what backward() is seeded with"
+                message += (" Harmless here: nothing it writes reaches what backward() is seeded with, through "
+                            "the launches recorded after it (outputs for display or logging).")
             return Finding(code="TW405", message=message, location=option or launch,
-                           severity=codes.severity("TW405"), related=related,
-                           data={"kernel": kernel.key, "option": source, "upstream": upstream,
-                                 "launch": record.index if record is not None else None})
+                           severity="information" if off_path else codes.severity("TW405"), related=related,
+                           data=data)
 
+        if existing is not None:  # harmless on an earlier tape, on the gradient path of this one
+            registry.replace(key, build())
+            return
         registry.report(key, build, launches=[record.index if record is not None else None])
+
+
+def off_gradient_path(items, records: dict, index: int, seeds) -> bool:
+    """Nothing the launch at tape position ``index`` writes reaches ``seeds`` through the launches
+    recorded after it.  Arrays are matched by memory (views, reshapes).  False when anything is unknown:
+    a ``record_func`` after it, a launch without the tracker's record, a launch that writes nothing."""
+    wanted = [span for span in (_span(a) for a in seeds) if span is not None]
+    if len(wanted) != len(seeds):
+        return False
+    for item in reversed(items):
+        if item.index < index:
+            break
+        record = records.get(item.index)
+        if item.launch is None or record is None:
+            return False  # a recorded function or an untracked launch: its data flow is unknown
+        written = [_span(a.array) for a in record.accesses if a.write]
+        if item.index == index:
+            return bool(written) and None not in written and not any(_overlaps(w, wanted) for w in written)
+        if any(w is None or _overlaps(w, wanted) for w in written):
+            wanted.extend(span for span in (_span(a.array) for a in record.accesses if a.read) if span is not None)
+    return False
+
+
+def _span(arr) -> Optional[Tuple[int, int]]:
+    """The memory an array covers, ``(first byte, past last byte)``; None when unknown."""
+    ptr, size = getattr(arr, "ptr", None), getattr(arr, "capacity", None)
+    if not isinstance(ptr, int) or not isinstance(size, int) or not ptr:
+        return None
+    return ptr, ptr + max(size, 1)
+
+
+def _overlaps(span, spans) -> bool:
+    return any(span[0] < end and start < span[1] for start, end in spans)
 
 
 # -- helpers shared by the backward-time checks ----------------------------------

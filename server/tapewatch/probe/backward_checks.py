@@ -17,13 +17,13 @@ same thing.
 from __future__ import annotations
 
 import contextlib
-from typing import Callable
+from typing import Callable, Optional
 
 from . import warp_seams
 from .accumulation import AccumulationCheck
 from .adjoint_disabled import DisabledAdjoint, launch_key
 from .launch_check import LaunchCheck
-from .nonfinite import NonfiniteCheck, grad_arrays, reseedable
+from .nonfinite import NonfiniteCheck, grad_arrays, grads_arg, loss_arg, reseedable
 from .sites import Site
 
 # The finite check after each backward reads every gradient array once.  While
@@ -81,7 +81,8 @@ class BackwardChecks:
             registry.attempt("measuring whether overwrites change the gradient",
                              lambda: self.tracker.read_replay.check(tape, state, self))
         records = self.records(tape)
-        registry.attempt("checking kernels without adjoint", lambda: self.disabled.check(tape, records))
+        registry.attempt("checking kernels without adjoint",
+                         lambda: self.disabled.check(tape, records, _seeds(args, kwargs)))
         pending["leaves"] = registry.attempt("checking gradient accumulation",
                                              lambda: self.accumulation.before(tape), None)
         if self.check_launches:
@@ -158,3 +159,13 @@ class BackwardChecks:
             else:
                 out.append((item.launch.kernel.key, launch_key(item.launch, records.get(item.index))))
         return tuple(out)
+
+
+def _seeds(args, kwargs) -> Optional[list]:
+    """The arrays backward() is seeded with: ``loss``, or the keys of ``grads``; None when it is seeded
+    another way (gradients set by hand before a bare ``backward()``)."""
+    grads = grads_arg(args, kwargs)
+    if grads:
+        return list(grads)
+    loss = loss_arg(args, kwargs)
+    return [loss] if loss is not None else None
