@@ -107,11 +107,19 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
         for c in copies.values():
             c.assign(saved[id(c)])
 
+    # An array the launch reads and writes (``mv[i] += dt * m[i] * g; v[i] = mv[i] / m[i]``) holds, in
+    # backward(), what the launch left in it, and Warp's adjoint replays the forward on those values.
+    # The differences relaunch from the copies' values, so the adjoint must see that launch's result:
+    # the forward runs once on the copies before each adjoint (else the two are taken at two points).
+    in_place = any(k in writes for k in reads if k in slots)
     rng = np.random.default_rng(SEED)
     ad: Dict[tuple, Dict[tuple, Any]] = {}
     weights: Dict[tuple, Any] = {}
     for q in outs:
         restore()
+        if in_place:
+            real_launch(entry.kernel, dim=entry.dim, inputs=cin, outputs=cout, device=entry.device,
+                        record_tape=False, max_blocks=entry.max_blocks, block_dim=entry.block_dim)
         for c in copies.values():
             if c.grad is not None:
                 c.grad.zero_()

@@ -99,6 +99,10 @@ class FindingRegistry:
     def findings(self) -> List[Finding]:
         return list(self._by_key.values())
 
+    def keyed(self, code: str) -> List[tuple]:
+        """``(key, finding)`` of every finding with this code, for revising them."""
+        return [(k, f) for k, f in self._by_key.items() if f.code == code]
+
     def for_array(self, arr) -> List[str]:
         return list(self._arrays.get(id(arr), ()))
 
