@@ -209,8 +209,9 @@ def _names_up(site, what: str):
 
 
 def loop_over_part(loc: Optional[Location], module_globals=None) -> Optional[Tuple[Location, str]]:
-    """The iterable of ``for arr in params[:1]:`` when the statement at ``loc`` is in that loop's body and
-    uses its variable: the slice that leaves the other entries out is the line to change.
+    """The iterable of ``for arr in params[:1]:`` (or ``for a in (self.m, self.v):``) when the statement at
+    ``loc`` is in that loop's body and uses its variable: the slice or list that leaves the other arrays out
+    is the line to change.
     ``(Location of the iterable, its text)`` or None."""
     if loc is None:
         return None
@@ -292,6 +293,14 @@ def _is_swap(target, value) -> bool:
     return sorted(left) == sorted(right) and left != right and len(set(left)) == len(left)
 
 
+def _part(iterable: ast.expr) -> bool:
+    """A loop's iterable that picks some arrays: a slice (``params[:1]``) or a listed few (``(self.m, self.v)``)."""
+    if isinstance(iterable, ast.Subscript):
+        return isinstance(iterable.slice, ast.Slice)
+    return isinstance(iterable, (ast.Tuple, ast.List)) and bool(iterable.elts) and \
+        all(isinstance(e, (ast.Name, ast.Attribute)) for e in iterable.elts)
+
+
 def _statements(body):
     """Every statement, nested ones included, without visiting expressions (a module of thousands of
     launch lines has ten times more expression nodes than statements, and the walk is paid per run)."""
@@ -321,9 +330,8 @@ def _rebindings_in(path: str, module_globals) -> list:
         loops = [(n.body[0].lineno, n.body[-1].end_lineno or n.body[-1].lineno)
                  for n in statements if isinstance(n, (ast.For, ast.While)) and n.body]
         for node in statements:
-            if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.body and \
-                    isinstance(node.iter, ast.Subscript) and isinstance(node.iter.slice, ast.Slice):
-                # ``for p in params[:1]:`` (its iterable located, for loop_over_part)
+            if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.body and _part(node.iter):
+                # ``for p in params[:1]:``, ``for a in (self.m, self.v):`` (the iterable located, for loop_over_part)
                 span = (node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno, node.target.id)
                 known.append(("part_loop", span) + _located(path, node.iter, source))
             if not isinstance(node, ast.Assign) or len(node.targets) != 1:

@@ -79,6 +79,10 @@ class StaleAccumulators:
         # A sibling accumulator of this launch cleared twice since its last accumulation (see on_seed_write).
         again = next((a.array.__dict__["_tw_zeroed_again"] for a in accumulated
                       if "_tw_zeroed_again" in a.array.__dict__), None)
+        # A sibling accumulator of this launch zeroed since its last accumulation: the clearing that left
+        # this one out (``for a in (self.grid_m, self.grid_v): a.zero_()``, ``grid_mv`` never).
+        sibling = next((a.array.__dict__["_tw_zeroed_at"] for a in accumulated
+                        if "_tw_zeroed_at" in a.array.__dict__), None)
         for access in record.accesses:
             if not access.write:
                 continue
@@ -91,8 +95,10 @@ class StaleAccumulators:
             cleared = grad.__dict__.pop("_tw_cleared_at", None) if grad is not None else None
             if before is not None and before.site_key == key and \
                     (before.tape, before.generation) != (state.number, state.generation):
-                twice = again if again is not None and "_tw_zeroed_at" not in arr.__dict__ else None
-                state.__dict__.setdefault("stale_accumulators", []).append((record, access, cleared, twice))
+                never = "_tw_zeroed_at" not in arr.__dict__
+                twice = again if again is not None and never else None
+                state.__dict__.setdefault("stale_accumulators", []).append(
+                    (record, access, cleared, twice, sibling if never else None))
             arr.__dict__["_tw_accumulated"] = Accumulated(state.number, state.generation, key)
         for access in accumulated:
             d = access.array.__dict__
@@ -101,11 +107,11 @@ class StaleAccumulators:
             d.pop("_tw_zeroed_again", None)
 
     def before_backward(self, tape, state, site: Site, args=(), kwargs=None) -> None:
-        for record, access, cleared, twice in state.__dict__.pop("stale_accumulators", []):
-            self._report(state, record, access, site, cleared, twice)
+        for record, access, cleared, twice, sibling in state.__dict__.pop("stale_accumulators", []):
+            self._report(state, record, access, site, cleared, twice, sibling)
 
     def _report(self, state, record, access, backward_site: Site, cleared: Optional[Site] = None,
-                twice: Optional[Site] = None) -> None:
+                twice: Optional[Site] = None, sibling: Optional[Site] = None) -> None:
         from .overwrites import harmless_reason  # noqa: PLC0415
 
         registry = self.tracker.registry
@@ -164,6 +170,19 @@ class StaleAccumulators:
                     related.insert(0, Related(loc, "`%s` accumulates into `%s` here" % (record.kernel_name, what),
                                               "launch"))
                 loc = again
+        elif sibling is not None:
+            zeroed = registry.attempt("locating a clear", lambda: sibling.location(("zero_", "fill_")))
+            part = registry.attempt("finding a loop over part of the accumulators", lambda: rel.loop_over_part(
+                zeroed, sibling.primary.f_globals if sibling.primary is not None else None)) if zeroed else None
+            if part is not None:
+                # ``for a in (self.grid_m, self.grid_v): a.zero_()``: the list leaves this accumulator out.
+                message += (" Between the iterations this loop clears `%s` (arrays `%s` accumulates into) but not "
+                            "`%s`: add it to the loop." % (part[1], record.kernel_name, what))
+                related.insert(0, Related(zeroed, "clears the listed arrays", "zero"))
+                if loc is not None:
+                    related.insert(0, Related(loc, "`%s` accumulates into `%s` here" % (record.kernel_name, what),
+                                              "launch"))
+                loc = part[0]
         registry.report(key, Finding(
             code=CODE, message=message, location=loc, severity=severity, related=related,
             data={"array": what, "kernel": record.kernel_name, "gradient_affected": bool(users)}),
