@@ -11,6 +11,7 @@ are fine: each really contributes.  Reported at the second writer.
 
 from __future__ import annotations
 
+import linecache
 from typing import Any, NamedTuple, Optional
 
 from .. import codes
@@ -82,6 +83,11 @@ class RetainGradWriters:
                 # helper that relaunches the writer keeps the finding on its launch: the evaluation sets
                 # mark that line three times out of four, not the helper's call.)
                 (first_loc, first_who), (loc, second_who) = apart
+            option = None
+            if first_loc is not None and first_loc == loc and apart is None:
+                # One launch line assigns it in every step of a loop: nothing about the writes is to change;
+                # the allocation that asked for retain_grad=True is.
+                option = registry.attempt("finding where retain_grad was asked for", lambda: _retain_option(arr))
             where = "at line %d" % first_loc.line if first_loc is not None else "earlier"
             message = (
                 "`%s` has retain_grad=True and %s assigns it here after %s assigned it %s on the same tape: "
@@ -97,6 +103,14 @@ class RetainGradWriters:
             related.extend(registry.attempt("finding the allocation", lambda: rel.allocation(arr, what), []))
             related.extend(r for r in registry.attempt("listing the callers", lambda: rel.caller_chain(second.site), [])
                            if r.location != loc)  # (the finding may sit on one of them)
+            if option is not None:
+                message = (
+                    "`%s` is allocated here with retain_grad=True, and %s assigns it %s in every step of a loop "
+                    "on the same tape: its gradient is not cleared between the steps' adjoints, so every step "
+                    "receives the gradient of every later one and everything upstream gets it several times. "
+                    "Drop retain_grad=True (read the gradient another way)." % (what, second_who, where))
+                related.insert(0, Related(loc, "%s assigns `%s` here, in each step" % (second_who, what), "launch"))
+                loc = option
             data = {"array": what, "kernel": second.what, "first_kernel": first.what}
             if second.record is not None:
                 data["launch"] = second.record.index
@@ -129,6 +143,16 @@ def _calls_apart(first: Writer, second: Writer):
         return chain[j].location((name,)), "`%s()` (launching `%s`)" % (name, writer.what)
 
     return at(a, first), at(b, second)
+
+
+def _retain_option(arr):
+    """The allocation of ``arr`` when its line asks for ``retain_grad=True``; else None."""
+    site = rel.alloc_site(arr)
+    snap = site.primary if site is not None else None
+    if snap is None:
+        return None
+    text = linecache.getline(snap.f_code.co_filename, snap.f_lineno, snap.f_globals)
+    return site.location() if "retain_grad" in text else None
 
 
 def _same(a: Writer, b: Writer) -> bool:
