@@ -22,7 +22,7 @@ from typing import Any, List, NamedTuple
 from .. import codes
 from ..model import Finding, Related
 from . import related as rel
-from .numpy_writes import view_read_after
+from .numpy_writes import grad_reference_before, view_read_after
 from .sites import Site, ordering_snap
 
 
@@ -39,6 +39,7 @@ class GradRead(NamedTuple):
 class GradReads:
     def __init__(self, tracker):
         self.tracker = tracker
+        self._held_at: dict = {}  # a read's key -> the key of the reference binding it was reported at
 
     # -- the reads -----------------------------------------------------------
     def on_read(self, grad, how: str) -> None:
@@ -121,7 +122,7 @@ class GradReads:
         zeroed = grad.__dict__.get("_tw_zeroed")
         site = Site.here()
         key = ("TW205", "zeroed", site.key())
-        if zeroed is None or registry.bump(key):
+        if zeroed is None or registry.bump(key) or registry.bump(self._held_at.get(key)):
             return
         zero_loc = registry.attempt("locating a tape's zero()", lambda: zeroed.location(("zero",)))
         message = ("This reads a gradient (%s) after the tape's zero()%s cleared it (reset() zeroes too): it holds "
@@ -133,6 +134,25 @@ class GradReads:
             related.append(Related(zero_loc, "the zero() that cleared it", "zero"))
         related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(site), []))
         loc = registry.attempt("locating a read", lambda: site.location(("clone", "copy", "numpy")))
+        same_function = zeroed.primary is not None and site.primary is not None and \
+            zeroed.primary.f_code is site.primary.f_code
+        held = registry.attempt("finding a reference to the gradient", lambda: grad_reference_before(
+            site, zeroed.primary.f_lineno)) if same_function else None
+        if held is not None:
+            # ``grad = kappa.grad`` before the zero(): the name holds the gradient itself, and the zero()
+            # clears what it shows; the binding is the line to change (``wp.clone(kappa.grad)``).
+            name, bound = held
+            message = ("`%s` is the gradient array itself, not a copy: the tape's zero() or reset()%s "
+                       "clears it before `%s` is read (%s), so the read gets zeros, not the gradient the last "
+                       "backward() computed. Copy it here (`wp.clone(...)`, `.numpy().copy()`)."
+                       % (name, " (line %d)" % zero_loc.line if zero_loc is not None else "", name, how))
+            if loc is not None:
+                related.insert(0, Related(loc, "`%s` read here, after the zero()" % name, "read"))
+            loc = bound
+            # One finding for the binding, however many reads of the name follow the zero().
+            key = self._held_at[key] = ("TW205", "zeroed", (bound.path, bound.line))
+            if registry.bump(key):
+                return
         registry.report(key, Finding(code="TW205", message=message, location=loc, severity=codes.severity("TW205"),
                                      related=related, data={"how": how, "zeroed": True}))
 

@@ -182,6 +182,38 @@ def view_read_after(site: Site, after) -> Optional[Tuple[str, Location]]:
     return None
 
 
+def grad_reference_before(site: Site, before: int) -> Optional[Tuple[str, Location]]:
+    """``(name, binding)`` when the call at ``site`` reads a name (``grad.numpy()``, ``wp.clone(grad)``)
+    that the same function bound to a gradient itself (``grad = kappa.grad``: a reference, not a copy)
+    on a line before ``before`` and did not bind again up to the read; else None."""
+    from . import frames  # noqa: PLC0415
+
+    snap = site.primary
+    call = frames.call_at(snap, ("numpy", "clone", "copy")) if snap is not None else None
+    if call is None:
+        return None
+    func = call.func
+    receiver = func.value if isinstance(func, ast.Attribute) and func.attr == "numpy" else \
+        (call.args[0] if call.args else None)
+    if not isinstance(receiver, ast.Name):
+        return None
+    found = _scope_statements(site)
+    if found is None:
+        return None
+    statements, filename, line = found
+    binding = None
+    for stmt in statements:
+        if stmt.lineno >= line:
+            break
+        if _rebinds(stmt, receiver.id):
+            value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+            binding = stmt if isinstance(value, ast.Attribute) and value.attr == "grad" else None
+    if binding is None or binding.lineno >= before:
+        return None
+    return receiver.id, Location(filename, binding.lineno, binding.col_offset + 1, binding.end_lineno,
+                                 (binding.end_col_offset or 0) + 1)
+
+
 def _plain_numpy_call(value) -> bool:
     """``x.numpy()`` itself: ``.numpy().copy()`` or ``np.array(x.numpy())`` is not a view."""
     return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "numpy"
