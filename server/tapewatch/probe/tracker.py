@@ -188,6 +188,8 @@ class TapeState:
         self.grad_of: Dict[int, Tuple[Any, Any]] = {}
         self.grad_reads: List[Any] = []  # reads of those gradients before backward() (TW205)
         self.numpy_views: Dict[int, Any] = {}  # CPU arrays read here whose NumPy view the script took
+        # (kernel, site, position, field) of reads whose loop repeats differ in scalar arguments
+        self.varied_repeats: set = set()
         self.site = site
         self.number = number
         self.generation = 0  # bumped each time the reads are forgotten (backward, reset)
@@ -228,6 +230,7 @@ class TapeState:
         self.grad_of.clear()
         self.grad_reads = []
         self.numpy_views.clear()
+        self.varied_repeats.clear()
 
 
 def differentiable(arr) -> bool:
@@ -429,8 +432,15 @@ class Tracker:
             state.spans.add(id(arr), arr, readers)
         # One entry per reading call site and argument (a loop's repeats replace each other).
         same = (record.kernel, record.site.key(), access.pos, access.field)
-        readers[:] = [e for e in readers if (e.record.kernel, e.record.site.key(), e.access.pos, e.access.field)
-                      != same][-(MAX_READERS - 1):]
+        kept = []
+        for e in readers:
+            if (e.record.kernel, e.record.site.key(), e.access.pos, e.access.field) != same:
+                kept.append(e)
+            elif same not in state.varied_repeats and _scalars(e.record.args) != _scalars(record.args):
+                # A repeat with other scalar arguments (``ctrl[t]`` at each step ``t``) read other elements:
+                # the last repeat, the one kept, does not speak for it in a replay.
+                state.varied_repeats.add(same)
+        readers[:] = kept[-(MAX_READERS - 1):]
         readers.append(entry)
         grad = getattr(arr, "grad", None) if getattr(arr, "requires_grad", False) else None
         if grad is not None:
@@ -709,3 +719,8 @@ def _distinct_readers(items):
             seen.add(key)
             out.append((entry, alias))
     return out
+
+
+def _scalars(args) -> tuple:
+    """A launch's scalar arguments (a step index, a time): what tells two repeats of one line apart."""
+    return tuple(a for a in args if isinstance(a, (int, float)))
