@@ -454,7 +454,8 @@ def report_intra_kernel(tracker, record) -> None:
         key = ("TW104", record.kernel_name, path, param, line)
         existing = registry.get(key)
         if existing is not None and not (existing.data.get("apart_by_arguments") and
-                                         not _rows_apart(registry, record, param)):
+                                         not _rows_apart(registry, record, param)) and \
+                not _gradient_now_flows(existing, facts, record, param):
             continue  # once per kernel and statement (codegen runs once), unless a launch overlaps after all
         warp_reported = (param, line) in warp_hits
         apart = facts.reads_apart_from_writes(param)
@@ -536,6 +537,17 @@ def report_intra_kernel(tracker, record) -> None:
             registry.replace(key, build())  # reported as apart by an earlier launch's arguments; not this one
         else:
             registry.report(key, build, launches=[record.index])
+
+
+def _gradient_now_flows(existing, facts, record, param: str) -> bool:
+    """A statement judged harmless because no gradient reached it (a reference run with constant
+    parameters) that this launch, with arrays that want gradients, makes harmful."""
+    data = existing.data or {}
+    if existing.severity != "information" or data.get("apart_by_arguments") or \
+            str(data.get("harmless", "")).startswith("reads and writes"):
+        return False
+    paths = record.differentiable_paths()
+    return bool(paths) and facts.adjoint_uses(param, paths)
 
 
 def _rows_apart(registry, record, param: str) -> bool:
