@@ -394,3 +394,30 @@ def test_a_scaled_vector_of_a_user_type_fills_every_component():
         """
     )
     assert [f.location.line for f in found] == [10]
+
+
+def test_a_vector_a_builtin_computed_fills_every_component():
+    """``vb = wp.quat_rotate_inv(q, v[i])`` gives every component a value (measured on Warp 1.19 in a
+    drifting-car fit: ``vb[1] = vb[1] * GRIP`` after it gives d/d yaw -4444 against FD -2.36); building
+    a new vector from its components is fine."""
+    found = lint(
+        """
+        import warp as wp
+
+        GRIP = 0.6
+
+
+        @wp.func
+        def body_slip(q: wp.quat, v: wp.vec3):
+            vb = wp.quat_rotate_inv(q, v)
+            vb[1] = vb[1] * GRIP
+            return vb
+
+
+        @wp.func
+        def body_slip_rebuilt(q: wp.quat, v: wp.vec3):
+            vb = wp.quat_rotate_inv(q, v)
+            return wp.vec3(vb[0], vb[1] * GRIP, vb[2])
+        """
+    )
+    assert [f.location.line for f in found] == [10]

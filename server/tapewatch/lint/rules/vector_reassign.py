@@ -114,6 +114,14 @@ _VEC3_MAKERS = {"warp.quat_rotate", "warp.quat_rotate_inv", "warp.transform_poin
                 "warp.cross"}
 
 
+def _made_vector(value: ast.expr, ctx: FileContext) -> Optional[ValueType]:
+    """``wp.quat_rotate_inv(q, v[i])``, ``wp.cross(a, b)``: a 3-vector every component of which a
+    built-in computed from its arguments (as ``k * v`` is)."""
+    if isinstance(value, ast.Call) and ctx.names.qualname(value.func) in _VEC3_MAKERS:
+        return ValueType(VECTOR, length=3)
+    return None
+
+
 def _side_type(v: ast.expr, state: State, ctx: Optional[FileContext], loaded) -> Optional[ValueType]:
     if isinstance(v, ast.Name) and v.id in state:
         return state[v.id].vtype
@@ -200,7 +208,7 @@ class _Walker:
                 # (measured: d(damping) -0.96 for 1.44), so the load itself marks nothing.
                 state[target.id] = _Vector(loaded, {})
             else:
-                scaled = _scaled_vector(value, state, self.ctx, self.loaded_type)
+                scaled = _scaled_vector(value, state, self.ctx, self.loaded_type) or _made_vector(value, self.ctx)
                 if scaled is not None:
                     # ``f = k * pen``: every component computed from values (a gradient flows through each).
                     state[target.id] = _Vector(scaled, {(): _Mark(value, "=")})
