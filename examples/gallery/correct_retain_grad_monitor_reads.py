@@ -1,51 +1,56 @@
-"""Attention logits kept with retain_grad=True for a saliency map; a monitor reads them back for an
-entropy log without launching anything: one writer, the gradients are right."""
+"""Fit a light's intensity; a brightness monitor reads the radiance the shading helper wrote.
 
+`radiance` has retain_grad=True for inspection and is assigned once on the
+tape: the monitor reads it instead of shading again.
+"""
 import numpy as np
 import warp as wp
 
-T = 6
-D = 4
+N = 16
 
 
 @wp.kernel
-def logits(q: wp.array2d(dtype=float), k: wp.array2d(dtype=float), s: wp.array2d(dtype=float)):
-    i, j = wp.tid()
-    acc = float(0.0)
-    for c in range(D):
-        acc += q[i, c] * k[j, c]
-    s[i, j] = acc * 0.5
+def lambert(normals: wp.array(dtype=wp.vec3), light: wp.array(dtype=float), radiance: wp.array(dtype=float)):
+    i = wp.tid()
+    d = wp.normalize(wp.vec3(0.3, 1.0, 0.2))
+    radiance[i] = light[0] * wp.max(wp.dot(normals[i], d), 0.0)
 
 
 @wp.kernel
-def pooled_loss(s: wp.array2d(dtype=float), loss: wp.array(dtype=float)):
-    i, j = wp.tid()
-    wp.atomic_add(loss, 0, wp.tanh(s[i, j]) * float(i - j))
+def photo_misfit(radiance: wp.array(dtype=float), photo: wp.array(dtype=float), loss: wp.array(dtype=float)):
+    i = wp.tid()
+    r = radiance[i] - photo[i]
+    wp.atomic_add(loss, 0, r * r)
 
 
-class Attention:
-    def __init__(self, rng):
-        self.q = wp.array(rng.normal(size=(T, D)).astype(np.float32), requires_grad=True)
-        self.k = wp.array(rng.normal(size=(T, D)).astype(np.float32), requires_grad=True)
-        self.scores = wp.zeros((T, T), dtype=float, requires_grad=True, retain_grad=True)
-        self.entropy = []
+class Relight:
+    def __init__(self):
+        angles = np.linspace(0.0, 1.2, N)
+        normals = np.stack([np.sin(angles), np.cos(angles), np.zeros(N)], 1).astype(np.float32)
+        self.normals = wp.array(normals, dtype=wp.vec3)
+        self.photo = wp.array(np.linspace(0.2, 0.9, N, dtype=np.float32))
+        self.radiance = wp.zeros(N, dtype=float, requires_grad=True, retain_grad=True)
 
-    def monitor(self):
-        s = self.scores.numpy()
-        p = np.exp(s - s.max(1, keepdims=True))
-        p /= p.sum(1, keepdims=True)
-        self.entropy.append(float(-(p * np.log(p)).sum(1).mean()))
+    def shade(self, light):
+        wp.launch(lambert, dim=N, inputs=[self.normals, light], outputs=[self.radiance])
+        return self.radiance
 
-    def forward(self, loss):
-        wp.launch(logits, dim=(T, T), inputs=[self.q, self.k], outputs=[self.scores])
-        self.monitor()
-        wp.launch(pooled_loss, dim=(T, T), inputs=[self.scores], outputs=[loss])
+    def peak_radiance(self, light):
+        radiance = self.radiance
+        return float(radiance.numpy().max())
+
+    def loss(self, light):
+        loss = wp.zeros(1, dtype=float, requires_grad=True)
+        radiance = self.shade(light)
+        peak = self.peak_radiance(light)
+        wp.launch(photo_misfit, dim=N, inputs=[radiance, self.photo], outputs=[loss])
+        return loss, peak
 
 
-model = Attention(np.random.default_rng(2))
-loss = wp.zeros(1, dtype=float, requires_grad=True)
+light = wp.array([1.5], dtype=float, requires_grad=True)
+scene = Relight()
 tape = wp.Tape()
 with tape:
-    model.forward(loss)
+    loss, peak = scene.loss(light)
 tape.backward(loss)
-print("saliency", np.abs(model.scores.grad.numpy()).max(), "d loss / d q", model.q.grad.numpy()[0])
+print("loss", loss.numpy()[0], "peak", peak, "d loss / d light", light.grad.numpy()[0])

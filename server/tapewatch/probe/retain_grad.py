@@ -136,13 +136,16 @@ def _calls_apart(first: Writer, second: Writer):
     if j >= min(len(a), len(b)) or a[j].f_code is not b[j].f_code or (j == len(a) - 1 and j == len(b) - 1):
         return None
 
-    def at(chain, writer: Writer):
-        if j == len(chain) - 1:
+    def at(chain, writer: Writer, level: int):
+        if level == len(chain) - 1:
             return writer.location(), "`%s`" % writer.what
-        name = chain[j + 1].f_code.co_name
-        return chain[j].location((name,)), "`%s()` (launching `%s`)" % (name, writer.what)
+        name = chain[level + 1].f_code.co_name
+        return chain[level].location((name,)), "`%s()` (launching `%s`)" % (name, writer.what)
 
-    return at(a, first), at(b, second)
+    # The second write through a helper the first never entered (a monitor, ``peak_stress()``, that calls
+    # ``stresses()`` again): the monitor's own line that recomputes is the one to drop.
+    deeper = j + 1 < len(b) - 1 and (j + 1 >= len(a) or a[j + 1].f_code is not b[j + 1].f_code)
+    return at(a, first, j), at(b, second, j + 1 if deeper else j)
 
 
 def _retain_option(arr):
