@@ -21,7 +21,7 @@ e = wp.zeros(1, dtype=float, requires_grad=True)
 tape = wp.Tape()
 with tape:
     wp.launch(potential, dim=N, inputs=[x], outputs=[e])
-view = x.numpy()  # expect: TW106
-np.clip(view, -1.0, 1.0, out=view)
+view = x.numpy()
+np.clip(view, -1.0, 1.0, out=view)  # expect: TW106
 tape.backward(e)
 print("d e / d x", x.grad.numpy())

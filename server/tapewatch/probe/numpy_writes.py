@@ -5,12 +5,10 @@ On the CPU ``array.numpy()`` returns a view of Warp's own memory, so
 it.  When the script takes the NumPy view of an array a live tape read,
 the contents are fingerprinted (CRC-32, bounded size); at that tape's
 ``backward()`` a changed fingerprint that no Warp write explains is a write
-through NumPy.  It is reported at the ``.numpy()`` call that handed out the
-view (the line to change: a copy was meant), with the statements that wrote
-through it related when the source shows them (``frame = x.numpy()`` then
-``frame[:, 1] = ...`` in the same function).  A Warp array made over a NumPy
-buffer (``copy=False``) is reported on the write to the buffer, which the
-script owns.
+through NumPy.  It is reported on the statement that wrote through the view
+when the source shows one (``frame = x.numpy()`` then ``frame[:, 1] = ...``
+in the same function), with the ``.numpy()`` call related; else at the
+``.numpy()`` call that handed out the view.
 """
 
 from __future__ import annotations
@@ -21,7 +19,6 @@ import zlib
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from ..model import Location, Related
-from . import related as rel
 from .related import alloc_site
 from .sites import Site
 from .warp_seams import view_parent
@@ -106,16 +103,14 @@ class NumpyViews:
                     head = ("`%s` is made here over a NumPy array's memory without a copy (copy=False), and that "
                             "memory changed after the tape recorded `%s` and before its backward()" % (what, what))
             elif writes:
-                # The view's line is the one to change (``.numpy().copy()``): the writes are meant for a
-                # copy, and blind authors mark where the view was taken.
                 taken = registry.attempt("locating a .numpy() call", lambda: view.site.location(("numpy",)))
-                primary = taken or writes[0]
-                extra = [Related(w, "writes `%s` through `%s` here" % (what, variable), "write")
-                         for w in (writes if taken else writes[1:])] + extra
-                head = ("`%s` is taken here as the NumPy view `%s`, not a copy (on the CPU `.numpy()` shares the "
-                        "array's memory; `.numpy().copy()` does not), and written through it %s after the tape "
-                        "recorded it and before its backward(), without any Warp call"
-                        % (what, variable, rel.line_ref(writes[0], primary)))
+                primary = writes[0]
+                extra = ([Related(taken, "`%s` took the NumPy view of `%s` here" % (variable, what), "view")]
+                         if taken else []) + [Related(w, "also writes through `%s`" % variable, "write")
+                                              for w in writes[1:]] + extra
+                head = ("`%s` is written through its NumPy view `%s` (on the CPU it shares the array's memory) "
+                        "after the tape recorded it and before its backward(), without any Warp call"
+                        % (what, variable))
             else:
                 head = ("`%s` is written through this NumPy view (on the CPU it shares the array's memory) after "
                         "the tape recorded it and before its backward(), without any Warp call" % what)
