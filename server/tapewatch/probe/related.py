@@ -164,11 +164,16 @@ def swap(what: str, site) -> Optional[Tuple[Location, str]]:
     it, in a caller that passed the swapped names): the statement that hands each step the buffer the
     step before read.  The one nearest after the launch (a loop's swap follows its launch), else before.
     ``(Location, text)`` or None."""
+    # Only a swap in a loop that also runs a frame's line hands *this* launch the other buffer.  Most
+    # findings have none in any frame: the names are followed through the helpers only when one does.
+    around = {id(snap): [(key, loc, text) for key, loc, text in _swaps_in(snap.f_code.co_filename, snap.f_globals)
+                         if key[1][0] <= snap.f_lineno <= key[1][1]]
+              for snap in getattr(site, "snaps", ())}
+    if not any(around.values()):
+        return None
     for snap, name in _names_up(site, what):
         code = snap.f_code
-        # Only a swap in a loop that also runs this frame's line: it hands *this* launch the other buffer.
-        swaps = [(key, loc, text) for kind, key, loc, text in _rebindings_in(code.co_filename, snap.f_globals)
-                 if kind == "swap" and key[1] is not None and key[1][0] <= snap.f_lineno <= key[1][1]]
+        swaps = around.get(id(snap))
         if not swaps:
             continue
         first, last = code.co_firstlineno, _last_line(code)
@@ -178,6 +183,20 @@ def swap(what: str, site) -> Optional[Tuple[Location, str]]:
             after = [h for h in hits if h[0].line > snap.f_lineno]
             return after[0] if after else hits[-1]
     return None
+
+
+_SWAPS: dict = {}  # file -> its swaps in loops, [(key, Location, text)] (most files: none)
+
+
+def _swaps_in(path: str, module_globals) -> list:
+    known = _SWAPS.get(path)
+    if known is None:
+        known = [(key, loc, text) for kind, key, loc, text in _rebindings_in(path, module_globals)
+                 if kind == "swap" and key[1] is not None]
+        if len(_SWAPS) >= MAX_REBINDING_FILES:
+            _SWAPS.clear()
+        _SWAPS[path] = known
+    return known
 
 
 _LAST_LINES: dict = {}  # code object -> its last line (a module's code spans thousands)
