@@ -159,9 +159,11 @@ wp.launch(peak, dim=2, inputs=[y], outputs=[out])
 
 def test_a_lint_on_a_decorator_follows_where_the_run_launched_its_kernel(tmp_path):
     """TW305 sits on ``@wp.kernel(enable_backward=False)``: information when the run launched the kernel
-    only outside differentiated tapes; folded into the measured TW405 when a differentiated tape holds it."""
+    only outside differentiated tapes; folded into the measured TW405 when a differentiated tape holds it
+    (a warning when what it writes reaches backward()'s seed, information when it only fills a display)."""
     found = {}
-    for name, taped in (("after", "pass"), ("taped", "wp.launch(peak, dim=2, inputs=[x], outputs=[out])")):
+    for name, taped in (("after", "pass"), ("taped", "wp.launch(peak, dim=2, inputs=[x], outputs=[y])"),
+                        ("display", "wp.launch(peak, dim=2, inputs=[x], outputs=[out])")):
         script = tmp_path / ("%s.py" % name)
         script.write_text(NO_BACKWARD.format(taped=taped))
         doc = json.loads(check(script, "-q", "--format", "json", "--no-evidence").stdout)
@@ -169,3 +171,5 @@ def test_a_lint_on_a_decorator_follows_where_the_run_launched_its_kernel(tmp_pat
     [(code, line, severity, message)] = found["after"]
     assert (code, line, severity) == ("TW305", 10, "information") and "Not confirmed" in message
     assert [f[:3] for f in found["taped"]] == [("TW405", 10, "warning")]
+    [(code, line, severity, message)] = found["display"]
+    assert (code, line, severity) == ("TW405", 10, "information") and "Harmless here" in message

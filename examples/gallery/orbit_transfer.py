@@ -44,12 +44,12 @@ def propagate(mu_value):
     pos = wp.array(np.array([[1.0, 0.0, 0.0], [0.0, 1.2, 0.0], [0.8, 0.0, 0.6]]), dtype=wp.vec3d, requires_grad=True)
     vel = wp.array(np.array([[0.0, 1.0, 0.0], [-0.9, 0.0, 0.1], [0.0, 1.0, 0.0]]), dtype=wp.vec3d, requires_grad=True)
     goal = wp.array(np.array([[0.5, 0.8, 0.0], [-0.6, 1.0, 0.0], [0.4, 0.7, 0.5]]), dtype=wp.vec3d)
-    accel = wp.zeros(SATS, dtype=wp.vec3d, requires_grad=True, retain_grad=True)
+    accel = wp.zeros(SATS, dtype=wp.vec3d, requires_grad=True, retain_grad=True)  # expect: TW203
     out = wp.zeros(1, dtype=wp.float64, requires_grad=True)
     tape = wp.Tape()
     with tape:
         for _ in range(STEPS):
-            wp.launch(gravity, dim=SATS, inputs=[pos, mu], outputs=[accel])  # expect: TW203  # note: TW101
+            wp.launch(gravity, dim=SATS, inputs=[pos, mu], outputs=[accel])  # note: TW101
             pos_next = wp.empty_like(pos)
             vel_next = wp.empty_like(vel)
             wp.launch(kick_drift, dim=SATS, inputs=[pos, vel, accel, DT], outputs=[pos_next, vel_next])

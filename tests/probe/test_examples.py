@@ -71,7 +71,12 @@ def test_intra_kernel(python):
     result = run("intra_kernel.py", python)
     assert [(f.code, f.location.line) for f in result.findings] == [("TW104", m["expect:TW104"][0])]
     f = result.findings[0]
+    measured = f.data.pop("measured")
     assert f.data == {"kernel": "squash", "argument": "x", "warp_reported": f.data["warp_reported"]}
+    # The launch check's failure is this statement's measurement (no TW404 on the kernel besides it).
+    assert (measured["input"], measured["output"]) == ("scale", "x")
+    assert abs(measured["ad"] - measured["fd"]) > 0.01 * abs(measured["fd"])
+    assert "Measured at its launch" in f.message
     assert related(f, "read") == [(str(path), m["expect:TW104"][0] - 1)]
     assert related(f, "compiled-by") == [(str(path), m["compiled-by"][0])]
 
