@@ -14,7 +14,7 @@ from typing import Dict, List, Optional, Tuple
 
 from .. import codes
 from ..model import Finding, Location, Related
-from . import related as rel, warp_seams
+from . import memory, related as rel, warp_seams
 from .sites import def_location
 
 
@@ -118,33 +118,27 @@ def off_gradient_path(items, records: dict, index: int, seeds) -> bool:
     """Nothing the launch at tape position ``index`` writes reaches ``seeds`` through the launches
     recorded after it.  Arrays are matched by memory (views, reshapes).  False when anything is unknown:
     a ``record_func`` after it, a launch without the tracker's record, a launch that writes nothing."""
-    wanted = [span for span in (_span(a) for a in seeds) if span is not None]
-    if len(wanted) != len(seeds):
+    wanted = [(a, memory.span(a)) for a in seeds]
+    if any(s is None for _, s in wanted):
         return False
+
+    def reaches(arr) -> bool:  # (an array whose memory is unknown may reach them)
+        s = memory.span(arr)
+        return s is None or any(memory.overlaps(arr, s, b, sb) for b, sb in wanted)
+
     for item in reversed(items):
         if item.index < index:
             break
         record = records.get(item.index)
         if item.launch is None or record is None:
             return False  # a recorded function or an untracked launch: its data flow is unknown
-        written = [_span(a.array) for a in record.accesses if a.write]
+        written = [a.array for a in record.accesses if a.write]
         if item.index == index:
-            return bool(written) and None not in written and not any(_overlaps(w, wanted) for w in written)
-        if any(w is None or _overlaps(w, wanted) for w in written):
-            wanted.extend(span for span in (_span(a.array) for a in record.accesses if a.read) if span is not None)
+            return bool(written) and not any(reaches(w) for w in written)
+        if any(reaches(w) for w in written):
+            wanted.extend((a.array, s) for a in record.accesses if a.read
+                          for s in (memory.span(a.array),) if s is not None)
     return False
-
-
-def _span(arr) -> Optional[Tuple[int, int]]:
-    """The memory an array covers, ``(first byte, past last byte)``; None when unknown."""
-    ptr, size = getattr(arr, "ptr", None), getattr(arr, "capacity", None)
-    if not isinstance(ptr, int) or not isinstance(size, int) or not ptr:
-        return None
-    return ptr, ptr + max(size, 1)
-
-
-def _overlaps(span, spans) -> bool:
-    return any(span[0] < end and start < span[1] for start, end in spans)
 
 
 # -- helpers shared by the backward-time checks ----------------------------------

@@ -108,6 +108,8 @@ class LaunchCheck:
                       if (f.data or {}).get("kernel") == kname and f.severity != "information"]
         w = result["worst"]
         for key, finding in statements:
+            if "measured" in finding.data:
+                continue  # (the first and the last launch of a site are both checked: say it once)
             measured = dict(finding.data, measured={"output": w["output"], "input": w["input"], "element": w["element"],
                                                     "ad": w["ad"], "fd": w["fd"]})
             message = finding.message + (
