@@ -78,3 +78,43 @@ def replay_claim(counter: wp.array(dtype=int)):
     return counter[1]
 '''
     assert sorted((f.location.line, f.data["function"]) for f in lint(source)) == [(15, "compact"), (17, "compact")]
+
+
+NEIGHBOURS = """
+import warp as wp
+
+
+@wp.func
+def note(table: wp.array(dtype=float), k: int, v: float):
+    table[k] = v
+
+
+@wp.kernel
+def build_pairs(x: wp.array(dtype=wp.vec2), count: wp.array(dtype=wp.int32), nbr: wp.array2d(dtype=wp.int32)):
+    i, j = wp.tid()
+    d = x[i] - x[j]
+    if wp.dot(d, d) < 1.0:
+        slot = wp.atomic_add(count, i, 1)
+        nbr[i, slot] = j
+
+
+@wp.kernel
+def pair_lengths(x: wp.array(dtype=wp.vec2), count: wp.array(dtype=int), r: wp.array2d(dtype=float)):
+    i, j = wp.tid()
+    slot = wp.atomic_add(count, i, 1)
+    r[i, slot] = wp.length(x[i] - x[j])
+
+
+@wp.kernel
+def noted(x: wp.array(dtype=float), count: wp.array(dtype=int), table: wp.array(dtype=float)):
+    i = wp.tid()
+    slot = wp.atomic_add(count, 0, 1)
+    note(table, slot, x[i])
+"""
+
+
+def test_a_kernel_that_writes_only_integer_arrays_is_not_flagged():
+    """A neighbour list built with atomic slots writes no float array: its adjoint has nothing to misplace.
+    The same slots indexing a float output, directly or through a function handed it, are flagged."""
+    assert [(f.location.line, f.data["function"]) for f in lint(NEIGHBOURS)] == [(22, "pair_lengths"),
+                                                                                 (29, "noted")]

@@ -269,8 +269,8 @@ def _find(sites, wanted, within=None) -> Optional[Tuple[Location, str]]:
 
 
 def _container(expr: Optional[str]) -> Optional[str]:
-    if not expr:
-        return None
+    if not expr or not expr.endswith("]"):
+        return None  # not a subscript (asked for every finding: most name a plain array)
     try:
         node = ast.parse(expr, mode="eval").body
     except (SyntaxError, ValueError):

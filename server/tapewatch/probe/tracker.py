@@ -269,6 +269,8 @@ class Tracker:
         self._tape_counter = 0
         self._launch_counter = 0
         self.sensors: List[Any] = []  # objects with on_launch(state, record) / on_write(...)
+        self._hooks_of: Optional[list] = None  # the sensor list ``_hooks`` was made from
+        self._hooks: Dict[str, list] = {}
         # While backward() runs a ``record_func`` callback: (tape state, its index on the tape, name).
         self.replaying: Optional[Tuple[Any, int, str]] = None
         # The values overwritten reads held, replayed at backward() (is the gradient affected?).
@@ -580,10 +582,17 @@ class Tracker:
 
     def _tell(self, hook: str, what: str, *args) -> None:
         """Every sensor that has ``hook`` hears of the event; one that fails costs a TW910, not the others."""
-        for sensor in self.sensors:
-            method = getattr(sensor, hook, None)
-            if method is not None:
-                self.registry.attempt(what, lambda: method(*args))
+        for method in self._listeners(hook):
+            self.registry.attempt(what, lambda: method(*args))
+
+    def _listeners(self, hook: str) -> list:
+        """The sensors' bound ``hook`` methods, listed once per sensor list (``_tell`` runs per launch)."""
+        if self._hooks_of is not self.sensors:
+            self._hooks_of, self._hooks = self.sensors, {}
+        methods = self._hooks.get(hook)
+        if methods is None:
+            methods = self._hooks[hook] = [m for m in (getattr(s, hook, None) for s in self.sensors) if m is not None]
+        return methods
 
     def on_grad_view(self, grad, view) -> None:
         self._tell("on_grad_view", "remembering a gradient's NumPy view", grad, view)

@@ -39,6 +39,8 @@ def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
     yield from _reads_after_accumulating(ctx, fn)
     if fn.kind != KERNEL and fn.name in _replayed(ctx):
         return  # a @wp.func_replay gives the backward pass the forward's results (a slot table)
+    if fn.kind == KERNEL and not _writes_differentiable(ctx, fn):
+        return  # only integer arrays written (a neighbour list): no adjoint to send to a wrong element
     discarded = fn.index.statement_calls
     for node in fn.index.calls:
         if id(node) in discarded:
@@ -55,6 +57,48 @@ def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
             node,
             data={"function": fn.name, "operation": op},
         )
+
+
+_INTEGER_DTYPES = frozenset("int int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool".split())
+
+
+def _integer_array(fn: WarpFunction, name: str) -> bool:
+    """A kernel array parameter annotated with an integer dtype (``wp.array2d(dtype=wp.int32)``)."""
+    ann = fn.params.get(name)
+    dtype = None
+    if isinstance(ann, ast.Call):
+        dtype = next((k.value for k in ann.keywords if k.arg == "dtype"), ann.args[0] if ann.args else None)
+    elif isinstance(ann, ast.Subscript):
+        dtype = ann.slice
+    text = ast.unparse(dtype) if dtype is not None else ""
+    return name in fn.array_params and text.rsplit(".", 1)[-1] in _INTEGER_DTYPES
+
+
+def _writes_differentiable(ctx: FileContext, fn: WarpFunction) -> bool:
+    """Whether the kernel may write a float array (what its adjoint propagates from); False only when every
+    write is provably into an integer array parameter and no function it calls is handed a float array."""
+    for node in ast.walk(fn.node):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        for target in targets:
+            if not isinstance(target, ast.Subscript):
+                continue
+            base = target.value
+            if isinstance(base, ast.Name) and base.id not in fn.params:
+                continue  # a local vector's component, not an array
+            if not (isinstance(base, ast.Name) and _integer_array(fn, base.id)):
+                return True
+        if isinstance(node, ast.Call):
+            q = ctx.names.qualname(node.func) or ""
+            if q.startswith("warp.") and q.rsplit(".", 1)[-1] in _ATOMICS:
+                first = node.args[0] if node.args else None
+                if not (isinstance(first, ast.Name) and _integer_array(fn, first.id)):
+                    return True
+            elif not q.startswith("warp.") and any(
+                    isinstance(a, ast.Name) and a.id in fn.params and not _integer_array(fn, a.id)
+                    and (a.id in fn.array_params or a.id in fn.struct_params) for a in node.args):
+                return True  # a user function handed a float array (or a struct) may write it
+    return False
 
 
 def _replayed(ctx: FileContext) -> frozenset:
