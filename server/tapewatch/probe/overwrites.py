@@ -331,8 +331,8 @@ def report_pending_writes(tracker, state, backward_site: Site, pending_writes=No
         if op == "launch":
             label = "`%s`, launched outside the tape," % _kernel_name(pending.kernel)
             names = ("launch", "launch_tiled")
-            what = registry.attempt("naming a launch argument", lambda: _untaped_launch_name(pending))
-            arg = _untaped_launch_label(pending)
+            what = registry.attempt("naming a launch argument", lambda: _untaped_launch_name(tracker, pending))
+            arg = _untaped_launch_label(tracker, pending)
         elif op in ("zero_", "fill_"):
             label, names = "`%s()`" % op, (op,)
             what = registry.attempt("naming an array", lambda: method_object_name(site, op))
@@ -377,27 +377,33 @@ def _kernel_name(kernel) -> str:
     return warp_seams.kernel_name(kernel) if kernel is not None else "a kernel"
 
 
-def _untaped_launch_name(pending) -> Optional[str]:
+def _untaped_launch_name(tracker, pending) -> Optional[str]:
     from .tracker import LaunchRecord  # noqa: PLC0415
 
-    args = pending.args
-    if not args:
+    if not pending.args:
         return None
-    record = LaunchRecord(0, pending.kernel, pending.site, args, [], -1)
-    for i, a in enumerate(args):
-        if a is pending.array:
-            return record.arg_name(i)
-    return None
+    record = LaunchRecord(0, pending.kernel, pending.site, pending.args, [], -1)
+    return record.arg_name(_written_position(tracker, pending))
 
 
-def _untaped_launch_label(pending) -> Optional[str]:
+def _untaped_launch_label(tracker, pending) -> Optional[str]:
     from .tracker import LaunchRecord  # noqa: PLC0415
 
-    record = LaunchRecord(0, pending.kernel, pending.site, pending.args, [], -1)
-    for i, a in enumerate(pending.args):
-        if a is pending.array:
-            return record.arg_label(i)
-    return None
+    position = _written_position(tracker, pending)
+    if position >= len(pending.args):
+        return None
+    return LaunchRecord(0, pending.kernel, pending.site, pending.args, [], -1).arg_label(position)
+
+
+def _written_position(tracker, pending) -> int:
+    """The argument through which an untaped launch wrote the array: the written one where the array is
+    passed twice (``inputs=[x], outputs=[frame]`` after ``frame = x``), else its first."""
+    positions = [i for i, a in enumerate(pending.args) if a is pending.array]
+    if len(positions) > 1:
+        written = tracker.registry.attempt("finding the argument an untaped launch wrote", lambda: {
+            a.pos for a in tracker.accesses(pending.kernel, pending.args) if a.write and not a.field}, set())
+        positions = [i for i in positions if i in written] or positions
+    return positions[0] if positions else len(pending.args)
 
 
 def copy_dest_name(site: Site, op: str, names) -> Optional[str]:

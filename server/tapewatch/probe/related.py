@@ -379,6 +379,9 @@ def _rebindings_in(path: str, module_globals) -> list:
                         known.append(("pool", name.id) + _located(path, node, source))
                     elif isinstance(name, ast.Name) and _slot_index(picked):
                         known.append(("slot", name.id) + _located(path, node, source))
+                    elif isinstance(name, ast.Name) and isinstance(picked, ast.Name) and isinstance(target, ast.Tuple):
+                        # ``x_out, v_out = x, v``: two names for each array, as ``x_out = x`` makes
+                        known.append(("names", (name.id, picked.id)) + _located(path, node, source))
                 continue
             if entry is not None:
                 known.append(entry + _located(path, node, source))
