@@ -45,9 +45,12 @@ def find(name: str, path: str, namespaces: Iterable[Dict[str, Any]]) -> Optional
     tree = _parse(path, namespaces)
     if tree is None:
         return None
-    found = _in_scope(tree, name, path, namespaces)
-    if found is _VETO:
-        return None
+    found = None
+    for spelling in [name] + _host_copies(tree, name):
+        here = _in_scope(tree, spelling, path, namespaces)
+        if here is _VETO:
+            return None
+        found = found or here
     if found is not None:
         return found
     for function, parameter in _user_calls(tree, name, namespaces):
@@ -79,6 +82,22 @@ def _in_scope(tree, name: str, path: str, namespaces) -> Any:
         elif kind == "weighted":
             found = Objective(_loc(path, node), "weighted", weights)
     return found
+
+
+def _host_copies(tree, name: str) -> list:
+    """Names bound to the output's host values as they are (``r = res.numpy()``, ``.reshape(...)``,
+    ``np.array(res.numpy())``): the program's mean of ``r`` is the mean of the output."""
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        value = node.value
+        if any(isinstance(n, (ast.BinOp, ast.Subscript, ast.Compare)) for n in ast.walk(value)):
+            continue  # computed from the values (a part of them, a product): not the output itself
+        if any(isinstance(n, ast.Call) and _method(n) == "numpy" and ast.unparse(n.func.value) == name
+               for n in ast.walk(value)) and node.targets[0].id != name:
+            out.append(node.targets[0].id)
+    return out
 
 
 def _average(node, name: str, namespaces):
