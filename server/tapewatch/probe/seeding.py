@@ -158,6 +158,11 @@ class Seeding:
         if not previous or not outputs:
             return
         seeded = {id(arr) for arr, values, _ in seeds if values is not None and (values != 0).any()}
+        # The segment's state can be read again after its last write (the closing force evaluation of a
+        # Verlet step reads the new positions): the seeded arrays and the latest arrays written of each
+        # carried kind are candidates too.
+        outputs = _candidates(state, outputs, [arr for arr, _, _ in seeds],
+                              {leaf.key for leaf in previous if leaf.nonzero})
         carried: Dict[tuple, int] = {}
         for leaf in previous:
             if leaf.nonzero:
@@ -268,6 +273,33 @@ def _terminal_outputs(state) -> list:
     # Read in the launch that wrote it (write-then-read inside a kernel) still counts as an output.
     out = [arrays[i] for i in sorted(last_write, key=last_write.get)
            if differentiable(arrays[i]) and last_read.get(i, -1) <= last_write[i]]
+    return out
+
+
+MAX_RECENT_WRITES = 16  # written arrays per carried kind looked at, newest first
+
+
+def _candidates(state, outputs: list, seeded: list, kinds: set) -> list:
+    """The terminal outputs, the seeded arrays, and the last few arrays written on the tape of each kind
+    (shape and dtype) the previous segment carried an adjoint for, each once."""
+    out, seen = [], set()
+    for arr in list(outputs) + list(seeded):
+        if id(arr) not in seen:
+            seen.add(id(arr))
+            out.append(arr)
+    taken: Dict[tuple, int] = {}
+    for record in reversed(state.launches):
+        if len(taken) == len(kinds) and all(n >= MAX_RECENT_WRITES for n in taken.values()):
+            break
+        for access in record.accesses:
+            arr = access.array
+            if not access.write or id(arr) in seen:
+                continue
+            key = _key(arr)
+            if key in kinds and taken.get(key, 0) < MAX_RECENT_WRITES:
+                taken[key] = taken.get(key, 0) + 1
+                seen.add(id(arr))
+                out.append(arr)
     return out
 
 
