@@ -26,7 +26,7 @@ from typing import Any, Dict, List, NamedTuple, Optional
 
 from .. import codes
 from ..model import Finding, Location, Related
-from . import frames, warp_seams
+from . import frames, related as rel, warp_seams
 from .sites import Site, ordering_snap
 from .kernel_access import kernel_access
 from .tracker import differentiable
@@ -36,7 +36,7 @@ class TapeMark:
     """What a carried value remembers of the tape that computed it (no arrays: nothing kept alive)."""
 
     __slots__ = ("number", "differentiated", "backward_site", "parameters", "created", "untaped", "off_tape",
-                 "values", "op", "refs")
+                 "values", "op", "refs", "read")
 
     def __init__(self, number: int, created: Optional[Site] = None, untaped: bool = False):
         self.untaped = untaped  # values computed by launches no tape recorded (a warm-up before the tape)
@@ -51,6 +51,9 @@ class TapeMark:
         # id(parameter) -> a weak reference to it: an id outlives its array, and a later array given the
         # same id is not the same parameter (a target rendered once, untaped, from arrays long freed).
         self.refs: Dict[int, Any] = {}
+        # id(array) -> a weak reference to each array with a gradient this tape's launches read: the
+        # parameters a later tape may share with a tape that is never differentiated
+        self.read: Dict[int, Any] = {}
 
     def remember(self, arrays) -> None:
         for arr in arrays:
@@ -95,6 +98,9 @@ class Truncation:
         # (``snaps.append(c.numpy().copy())`` … ``c = wp.array(snaps[-1])``): (checksum, shape, mark, array ref).
         self._host_values: List[tuple] = []
         self._deferred: List[tuple] = []  # (checksum of the leaf a tape started from, its report) to confirm
+        # (the earlier tape's mark, (key, finding)): a gradient stopped at what a tape not yet differentiated
+        # computed; reported at exit if that tape never is
+        self._undifferentiated: List[tuple] = []
 
     def on_numpy(self, arr) -> None:
         """``x.numpy()`` of a value the recording tape computed: an array made from it on this line
@@ -160,11 +166,22 @@ class Truncation:
                     pending = state.__dict__.setdefault("truncations", [])
                     if not any(p[0].mark is origin.mark for p in pending):
                         pending.append((origin, record, access))
+                elif origin is not None and origin.mark is not mark and origin.carried is None:
+                    # Computed on another tape that has not been differentiated (yet): judged at the end.
+                    pending = state.__dict__.setdefault("undifferentiated", [])
+                    if not any(p[0].mark is origin.mark for p in pending):
+                        pending.append((origin, record, access))
                 elif origin is not None and origin.mark is mark and origin.carried is not None:
                     # Carried outside the recording between two stretches of this same tape.
                     carries = state.__dict__.setdefault("carries", [])
                     if not any(p[0].carried.key() == origin.carried.key() for p in carries):
                         carries.append((origin, record, access))
+            if access.read and id(arr) not in mark.read and differentiable(arr) and \
+                    getattr(arr.__dict__.get("_tw_origin"), "mark", None) is not mark:  # not computed here
+                try:
+                    mark.read[id(arr)] = weakref.ref(arr)
+                except TypeError:
+                    pass
             if access.write:
                 arr.__dict__["_tw_origin"] = Origin(mark, record.site, record.kernel_name, None)
 
@@ -257,6 +274,14 @@ class Truncation:
             # A tape that records functions may give such a step its adjoint itself (record_func).
             if not seeded_by_hand and mark.parameters and not _records_functions(tape):
                 self._report_host_copy(copy, record, access, site)
+        waiting = []
+        for origin, record, access in state.__dict__.pop("undifferentiated", []):
+            shared = sorted(name for key, name in mark.parameters.items()
+                            if _same(origin.mark.read.get(key), mark.refs.get(key)))
+            if shared:
+                waiting.append((origin, record, access, shared, site, mark.created))
+        if waiting:
+            state.__dict__["undifferentiated_waiting"] = waiting
         covered = tape.__dict__.get("_tw_func_arrays", ())
         for origin, record, access in state.__dict__.pop("carries", []):
             if id(access.array) in covered:
@@ -287,10 +312,67 @@ class Truncation:
         values = {_checksum(arr) for arr in written.values() if differentiable(arr)}
         self._deferred = [(checksum, report) for checksum, report in self._deferred if checksum not in values]
 
+    def after_backward(self, tape, state) -> None:
+        """A gradient reached an array another tape computed: unless that tape is differentiated before
+        the run ends, the gradient stops there (``at_exit``)."""
+        for origin, record, access, shared, site, created in state.__dict__.pop("undifferentiated_waiting", []):
+            grad = getattr(access.array, "grad", None)
+            if grad is None or len(self._undifferentiated) >= MAX_DEFERRED:
+                continue
+            values = grad.numpy()
+            if not values.any():
+                continue  # nothing arrived at the hand-over: nothing is lost
+            found = self._undifferentiated_finding(origin, record, access, shared, site, created)
+            if found is not None:
+                self._undifferentiated.append((origin.mark, found))
+
     def at_exit(self) -> None:
         deferred, self._deferred = self._deferred, []
         for _, report in deferred:
             self.tracker.registry.attempt("reporting untaped steps before a tape", report)
+        waiting, self._undifferentiated = self._undifferentiated, []
+        for earlier, (key, finding) in waiting:
+            if not earlier.differentiated:
+                self.tracker.registry.report(key, finding)
+
+    def _undifferentiated_finding(self, origin, record, access, shared: List, backward_site: Site,
+                                  created: Optional[Site]) -> Optional[tuple]:
+        """``(key, Finding)``: this tape continues from what an earlier tape computed, and that tape is
+        never differentiated.  Built now (names and places), reported at exit; no arrays kept."""
+        registry = self.tracker.registry
+        what = registry.attempt("naming an array", lambda: record.access_name(access)) or \
+            record.access_label(access)
+        made = origin.mark.created
+        made_loc = registry.attempt("locating a tape", lambda: made.location(("Tape",))) if made else None
+        here_loc = registry.attempt("locating a tape", lambda: created.location(("Tape",))) if created else None
+        back_loc = registry.attempt("locating a backward() call",
+                                    lambda: backward_site.location((".backward", "backward")))
+        read_loc = registry.attempt("locating a launch", record.location)
+        wrote = registry.attempt("locating a launch", lambda: origin.site.location(("launch", "launch_tiled")))
+        params = ", ".join("`%s`" % n for n in shared[:3])
+        earlier = "the tape made %s" % rel.line_ref(made_loc, here_loc or back_loc) if made_loc else "an earlier tape"
+        message = (
+            "This tape continues from `%s`, which %s computed (`%s`), but that tape is never differentiated: "
+            "the gradient of this backward() arrives at `%s` and stops there, so the gradient with respect to %s "
+            "misses every launch recorded on the earlier tape (truncation). Record both on one tape, or carry "
+            "the adjoint on: call the earlier tape's backward(grads={%s: %s.grad}) after this one."
+            % (what, earlier, origin.kernel, what, params, what, what))
+        related: List[Related] = []
+        if made_loc is not None:
+            related.append(Related(made_loc, "the earlier tape, never differentiated", "earlier-tape"))
+        if wrote is not None:
+            related.append(Related(wrote, "`%s` computed `%s` on it" % (origin.kernel, what), "writer"))
+        if read_loc is not None:
+            related.append(Related(read_loc, "`%s` reads it here, on this tape" % record.kernel_name, "reader"))
+        if back_loc is not None:
+            related.append(Related(back_loc, "the backward() whose gradient stops at `%s`" % what, "backward"))
+        loc = _window(here_loc, back_loc) if here_loc is not None else back_loc or read_loc
+        if loc is None:
+            return None
+        key = ("TW207", "undifferentiated", origin.mark.number, record.site.key())
+        return key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
+                            related=related, data={"array": what, "parameters": shared[:3],
+                                                   "earlier_tape": origin.mark.number, "never_differentiated": True})
 
     def _report(self, origin, record, access, shared: List, mark: TapeMark, stepped: bool = False) -> None:
         registry = self.tracker.registry
@@ -494,6 +576,12 @@ def _parameters_upstream(state, origin: Origin) -> List[str]:
         if r.site.key() == key and r.kernel_name == origin.kernel:
             names |= {params[k] for k in reads}
     return sorted(names)
+
+
+def _same(ref, other) -> bool:
+    """Two weak references to one live array."""
+    target = ref() if ref is not None else None
+    return target is not None and other is not None and other() is target
 
 
 def _window(created: Location, back: Optional[Location]) -> Location:
