@@ -64,9 +64,9 @@ class RetainGradWriters:
         earlier = [w for w in writers if not _same(w, writer)]
         writers.append(writer)
         if earlier:
-            self._report(earlier[0], writer, arr)
+            self._report(earlier[0], writer, arr, _unread(state, arr, earlier[0]))
 
-    def _report(self, first: Writer, second: Writer, arr) -> None:
+    def _report(self, first: Writer, second: Writer, arr, first_unread: bool = False) -> None:
         registry = self.tracker.registry
         key = ("TW203",) + second.key()
         if registry.bump(key):
@@ -78,11 +78,15 @@ class RetainGradWriters:
             loc = registry.attempt("locating a writer", second.location)
             first_who, second_who = "`%s`" % first.what, "`%s`" % second.what
             apart = registry.attempt("telling two calls of one helper apart", lambda: _calls_apart(first, second))
+            unread_first = False
             if apart is not None and first_loc is not None and first_loc == loc:
                 # One launch line in a helper called twice: the calls of the helper are what differ.  (A
                 # helper that relaunches the writer keeps the finding on its launch: the evaluation sets
                 # mark that line three times out of four, not the helper's call.)
                 (first_loc, first_who), (loc, second_who) = apart
+                # A first call whose values nothing read before the second (a logging call ahead of the
+                # loss, which computes them again) is the one to drop.
+                unread_first = first_unread
             option = None
             if first_loc is not None and first_loc == loc and apart is None:
                 # One launch line assigns it in every step of a loop: nothing about the writes is to change;
@@ -95,7 +99,17 @@ class RetainGradWriters:
                 "upstream of them gets it twice. Drop retain_grad=True (read the gradient another way), or "
                 "assign it once." % (what, second_who, first_who, where))
             related = []
-            if first_loc is not None:
+            if unread_first and first_loc is not None and loc is not None:
+                message = (
+                    "`%s` has retain_grad=True and %s assigns it here, then %s assigns it again at line %d on the "
+                    "same tape before anything reads these values: its gradient is not cleared between the two "
+                    "adjoints, so both writers receive it and everything upstream of them gets it twice. Drop this "
+                    "assignment (its values are never used), or retain_grad=True."
+                    % (what, first_who, second_who, loc.line))
+                related.append(Related(loc, "%s assigns `%s` again here, the values that are read" % (second_who, what),
+                                       "writer"))
+                loc = first_loc
+            elif first_loc is not None:
                 related.append(Related(first_loc, "%s assigned `%s` here first" % (first_who, what), "writer"))
             if loc != second.location():
                 related.append(Related(second.location(), "`%s` assigns `%s` here, each time" % (second.what, what),
@@ -146,6 +160,16 @@ def _calls_apart(first: Writer, second: Writer):
     # ``stresses()`` again): the monitor's own line that recomputes is the one to drop.
     deeper = j + 1 < len(b) - 1 and (j + 1 >= len(a) or a[j + 1].f_code is not b[j + 1].f_code)
     return at(a, first, j), at(b, second, j + 1 if deeper else j)
+
+
+def _unread(state, arr, first: Writer) -> bool:
+    """No taped launch has read ``arr`` since ``first`` (a launch) assigned it on this tape."""
+    if first.record is None:
+        return False
+    last = arr.__dict__.get("_tw_last_read")  # (tape number, generation, site, launch number)
+    if last is None:
+        return True
+    return (last[0], last[1]) != (state.number, state.generation) or last[3] <= first.record.index
 
 
 def _retain_option(arr):
