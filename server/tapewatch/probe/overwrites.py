@@ -188,6 +188,8 @@ _REBOUND_PHRASES = {
     "pool": " (`{text}` picks a buffer of a ring that an earlier step of this tape used)",
     "swap": " (`{text}` hands each step the buffer the step before read: swapping two buffers reuses them; give "
             "each step a fresh output, e.g. `wp.empty_like`)",
+    "reuse": " (`{text}` hands every step of the loop the one buffer, which an earlier step of this tape read: "
+             "give each step its own, e.g. `wp.empty_like`)",
     "slot": " (`{text}` picks the slot this launch writes, one an earlier step of this tape read: a few slots "
             "reused in turn; give each step its own)",
 }
@@ -200,6 +202,7 @@ def _rebound(registry, what, reader_what, site, reader, names) -> Optional[Tuple
         ("rebinding", "finding where two entries were made one array",
          lambda: rel.rebinding(what, reader_what, (site, reader.site))),
         ("pool", "finding where a buffer was picked from a ring", lambda: rel.pool_pick(what, site)),
+        ("reuse", "finding where a step was handed a shared buffer", lambda: rel.reuse_pick(what, site)),
         ("swap", "finding where ping-pong buffers were swapped", lambda: rel.swap(what, site)),
         ("slot", "finding where a slot index was picked", lambda: rel.slot_pick(site, names) if names else None),
     )

@@ -159,6 +159,17 @@ def slot_pick(site, names) -> Optional[Tuple[Location, str]]:
     return _before_in_function(site, lambda kind, key: kind == "slot" and key in used)
 
 
+def reuse_pick(what: str, site) -> Optional[Tuple[Location, str]]:
+    """``rho = self.rho`` before the launch that writes ``rho``, in the same loop of its function: the
+    statement that hands every step the one buffer an earlier step read.  ``(Location, text)`` or None."""
+    snaps = getattr(site, "snaps", ())
+    if not what or not what.isidentifier() or not snaps:
+        return None
+    line = snaps[0].f_lineno
+    return _before_in_function(site, lambda kind, key: kind == "reuse" and key[0] == what
+                               and key[1][0] <= line <= key[1][1])
+
+
 def swap(what: str, site) -> Optional[Tuple[Location, str]]:
     """``a, b = b, a`` in the function that launched the write of ``what`` (or, where a helper launched
     it, in a caller that passed the swapped names): the statement that hands each step the buffer the
@@ -367,6 +378,10 @@ def _rebindings_in(path: str, module_globals) -> list:
                     entry = ("container", ast.unparse(target))
             elif isinstance(target, ast.Name) and isinstance(value, ast.Name):
                 entry = ("names", (target.id, value.id))
+            elif isinstance(target, ast.Name) and isinstance(value, ast.Attribute) and \
+                    _loop_around(loops, node.lineno) is not None:
+                # ``rho = self.rho`` in a loop's body: every step gets the one buffer the object holds
+                entry = ("reuse", (target.id, _loop_around(loops, node.lineno)))
             elif _is_swap(target, value):
                 entry = ("swap", (tuple(ast.unparse(e) for e in target.elts), _loop_around(loops, node.lineno)))
             else:
