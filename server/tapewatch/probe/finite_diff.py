@@ -115,6 +115,20 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
     rng = np.random.default_rng(SEED)
     ad: Dict[tuple, Dict[tuple, Any]] = {}
     weights: Dict[tuple, Any] = {}
+    base_cache: Dict[str, Any] = {}
+
+    def base() -> Dict[tuple, Any]:
+        if "v" not in base_cache:
+            restore()
+            real_launch(entry.kernel, dim=entry.dim, inputs=cin, outputs=cout, device=entry.device,
+                        record_tape=False, max_blocks=entry.max_blocks, block_dim=entry.block_dim)
+            base_cache["v"] = {q: slots[q].numpy().astype(np.float64).reshape(-1) for q in outs}
+        return base_cache["v"]
+
+    # Output elements already non-finite at the launch's own values say nothing of any derivative (a NaN
+    # is TW403's): they get no cotangent and stay out of the differences, so one NaN output does not
+    # blind the projection to the others.
+    finite_outputs = {q: np.isfinite(v) for q, v in base().items()}
     for q in outs:
         restore()
         if in_place:
@@ -125,8 +139,8 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
                 c.grad.zero_()
         out_copy = slots[q]
         shape = saved[id(out_copy)].shape
-        w = (np.ones(shape) if cotangent == "ones" else rng.standard_normal(shape)).astype(
-            saved[id(out_copy)].dtype)
+        w = (np.ones(shape) if cotangent == "ones" else rng.standard_normal(shape))
+        w = np.where(finite_outputs[q].reshape(shape), w, 0.0).astype(saved[id(out_copy)].dtype)
         weights[q] = w.reshape(-1).astype(np.float64)
         out_copy.grad.assign(w)
         real_launch(
@@ -150,16 +164,6 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
                     max_blocks=entry.max_blocks, block_dim=entry.block_dim)
         return {q: slots[q].numpy().astype(np.float64).reshape(-1) for q in outs}, float(flat[j]) - before
 
-    base_cache: Dict[str, Any] = {}
-
-    def base() -> Dict[tuple, Any]:
-        if "v" not in base_cache:
-            restore()
-            real_launch(entry.kernel, dim=entry.dim, inputs=cin, outputs=cout, device=entry.device,
-                        record_tape=False, max_blocks=entry.max_blocks, block_dim=entry.block_dim)
-            base_cache["v"] = {q: slots[q].numpy().astype(np.float64).reshape(-1) for q in outs}
-        return base_cache["v"]
-
     noise: Dict[tuple, float] = {}  # rounding noise of the central difference, per output
 
     def differences(p, j, step) -> Tuple[Dict[tuple, float], Dict[tuple, float], Dict[tuple, float]]:
@@ -170,10 +174,12 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
         out_c, out_f, out_b = {}, {}, {}
         with np.errstate(all="ignore"):
             for q in outs:
-                w = weights[q]
-                out_c[q] = float(np.dot(w, plus[q] - minus[q]) / (dp - dm)) if dp - dm else float("nan")
-                out_f[q] = float(np.dot(w, plus[q] - mid[q]) / dp) if dp else float("nan")
-                out_b[q] = float(np.dot(w, mid[q] - minus[q]) / -dm) if dm else float("nan")
+                # (outputs non-finite at the launch's own values have no weight: see ``finite_outputs``)
+                w, finite = weights[q], finite_outputs[q]
+                plus_q, minus_q, mid_q = (np.where(finite, v[q], 0.0) for v in (plus, minus, mid))
+                out_c[q] = float(np.dot(w, plus_q - minus_q) / (dp - dm)) if dp - dm else float("nan")
+                out_f[q] = float(np.dot(w, plus_q - mid_q) / dp) if dp else float("nan")
+                out_b[q] = float(np.dot(w, mid_q - minus_q) / -dm) if dm else float("nan")
                 # Each output is stored in its own precision: a difference below its spacing is lost.
                 ulp = np.spacing(np.abs(mid[q]).astype(saved[id(slots[q])].dtype)).astype(np.float64)
                 noise[q] = float(2.0 * np.dot(np.abs(w), ulp) / abs(dp - dm)) if dp - dm else float("inf")
