@@ -12,6 +12,7 @@ are fine: each really contributes.  Reported at the second writer.
 from __future__ import annotations
 
 import linecache
+import re
 from typing import Any, NamedTuple, Optional
 
 from .. import codes
@@ -53,6 +54,11 @@ class RetainGradWriters:
                 continue  # accumulated into: every writer really contributes
             self._assigned(state, arr, Writer(record.kernel_name, record.site, record, access))
 
+    def on_numpy(self, arr) -> None:
+        """The script read the array on the host (a log, a metric): its values are used."""
+        if getattr(arr, "retain_grad", False):
+            arr.__dict__["_tw_host_read_at"] = self.tracker.launch_count()
+
     def on_taped_copy(self, state, dest, src) -> None:
         """``wp.copy`` (``assign``) onto ``dest`` while a tape records: its adjoint reads ``dest``'s gradient."""
         if getattr(dest, "retain_grad", False):
@@ -84,9 +90,10 @@ class RetainGradWriters:
                 # helper that relaunches the writer keeps the finding on its launch: the evaluation sets
                 # mark that line three times out of four, not the helper's call.)
                 (first_loc, first_who), (loc, second_who) = apart
-                # A first call whose values nothing read before the second (a logging call ahead of the
-                # loss, which computes them again) is the one to drop.
-                unread_first = first_unread
+                # A first call whose values nothing uses (no launch or .numpy() reads them before the second
+                # call, and its result is discarded: a leftover ahead of the loss, which computes them
+                # again) is the one to drop.
+                unread_first = first_unread and not _result_used(first_loc)
             option = None
             if first_loc is not None and first_loc == loc and apart is None:
                 # One launch line assigns it in every step of a loop: nothing about the writes is to change;
@@ -163,13 +170,44 @@ def _calls_apart(first: Writer, second: Writer):
 
 
 def _unread(state, arr, first: Writer) -> bool:
-    """No taped launch has read ``arr`` since ``first`` (a launch) assigned it on this tape."""
-    if first.record is None:
+    """Neither a taped launch nor the host (``.numpy()``) has read ``arr`` since ``first`` (a launch)
+    assigned it on this tape."""
+    if first.record is None or arr.__dict__.get("_tw_host_read_at", -1) >= first.record.index:
         return False
     last = arr.__dict__.get("_tw_last_read")  # (tape number, generation, site, launch number)
     if last is None:
         return True
     return (last[0], last[1]) != (state.number, state.generation) or last[3] <= first.record.index
+
+
+_ASSIGNED = re.compile(r"^\s*([A-Za-z_]\w*)\s*=(?!=)")
+
+
+def _result_used(loc) -> bool:
+    """The call at ``loc`` binds its result to a name the rest of its function mentions (``probs = ...``
+    then ``cross_entropy(probs)``); a bare call, or a name never mentioned again, is not used."""
+    lines = linecache.getlines(loc.path)
+    if not 0 < loc.line <= len(lines):
+        return True  # cannot tell: as if used
+    bound = _ASSIGNED.match(lines[loc.line - 1])
+    if bound is None:
+        return False
+    name = re.compile(r"\b%s\b" % re.escape(bound.group(1)))
+    indent = _indent(lines[loc.line - 1])
+    # The enclosing def: the nearest line above with a smaller indent that starts a function.
+    top = next((_indent(lines[i]) for i in range(loc.line - 2, -1, -1)
+                if lines[i].strip() and _indent(lines[i]) < indent and lines[i].lstrip().startswith(
+                    ("def ", "async def "))), -1)
+    for text in lines[loc.line:]:
+        if text.strip() and _indent(text) <= top:
+            break  # the function ended
+        if name.search(text.split("#", 1)[0]):
+            return True
+    return False
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
 
 
 def _retain_option(arr):
