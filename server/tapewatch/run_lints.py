@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 import os
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from . import codes, lint_cache
 from .model import Finding, Location, Related
@@ -56,10 +56,12 @@ def prelint(script: str) -> Prelinted:
 
 
 def lint_run(script: str, kernels: List[dict], findings: List[Finding],
-             prelinted: Optional[Prelinted] = None) -> List[Finding]:
+             prelinted: Optional[Prelinted] = None,
+             checks: Optional[Dict[Tuple[str, str], Set[str]]] = None) -> List[Finding]:
     """Lint findings for the files of a run, confirmed by the launches the run made.
 
-    ``prelinted`` (from ``prelint``) is used for files whose content has not changed since."""
+    ``prelinted`` (from ``prelint``) is used for files whose content has not changed since.
+    ``checks``: (kernel file, kernel name) -> the statuses of its per-launch finite-difference checks."""
     by_def: Dict[Tuple[str, str], dict] = {}
     calls: Dict[str, dict] = {}  # function name -> a differentiated kernel that calls it
     undifferentiated: Dict[Tuple[str, str], dict] = {}  # launched, but never on a differentiated tape
@@ -108,7 +110,16 @@ def lint_run(script: str, kernels: List[dict], findings: List[Finding],
                     loc, "confirmed: %s`%s` was launched here on a tape that is differentiated"
                     % (via, kernel.get("name")), "confirmed-by")]
                 f.data = dict(f.data, confirmed=True)
-                if f.code in _NAN_HAZARDS and not nan_seen and f.severity in ("warning", "error"):
+                passed = (checks or {}).get((path, name)) if not via else None
+                if f.code in _MEASURED_BY_CHECKS and passed == {"pass"} and f.severity in ("warning", "error"):
+                    # The kernel's own adjoint, checked against finite differences at its launches in this
+                    # run, agreed every time: the carried value does not change this run's gradients.
+                    f.severity = "information"
+                    f.message += (" (Measured: at every launch this run checked, `%s`'s adjoint agreed with "
+                                  "finite differences, so it does not change this run's gradients; other inputs "
+                                  "may.)" % name)
+                    f.data = dict(f.data, measured_harmless=True)
+                elif f.code in _NAN_HAZARDS and not nan_seen and f.severity in ("warning", "error"):
                     # A hazard for other inputs: at this run's values every backward() left finite
                     # gradients (a NaN would have been a TW403), so it is not shown to matter here.
                     f.severity = "information"
@@ -125,6 +136,11 @@ def lint_run(script: str, kernels: List[dict], findings: List[Finding],
     explain_launch_failures(kernels, findings, out)
     return out
 
+
+# Kernel-code lints of a wrong adjoint the per-launch finite-difference check measures directly: a kernel
+# whose every checked launch passed does not have one at this run's values (a mean subtracted inside a
+# dynamic loop whose error cancels: only the deviations from it are used).
+_MEASURED_BY_CHECKS = ("TW302", "TW303")
 
 # Lints of a NaN the backward pass could produce for some inputs (a wp.where operand that overflows):
 # the run's non-finite check measures whether it did.

@@ -20,7 +20,7 @@ import signal
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from . import codes
 from .model import Finding, Location, TapeGraph
@@ -56,6 +56,8 @@ class RunResult:
     # With per-launch checks: how many launches were checked, passed, failed, inconclusive,
     # skipped, and why each skip happened.
     launch_checks: Optional[dict] = None
+    # (kernel's file, kernel's name) -> the statuses of its per-launch checks ("pass", "fail"...)
+    kernel_checks: Dict[Tuple[str, str], Set[str]] = field(default_factory=dict)
     kernels: List[dict] = field(default_factory=list)  # the kernels the run launched (``kernels`` event)
 
     @property
@@ -209,7 +211,8 @@ async def run_probe(
 
         try:
             early = await prelinted if prelinted is not None else None
-            result.findings.extend(lint_run(req.script, result.kernels, result.findings, early))
+            result.findings.extend(lint_run(req.script, result.kernels, result.findings, early,
+                                            checks=result.kernel_checks))
         except Exception as exc:  # noqa: BLE001 (the runtime findings stand; say the lints are missing)
             result.findings.append(codes.tool_finding(
                 "TW910", "Internal error in Tapewatch while linting the run's files (%s: %s): results may be "
@@ -387,6 +390,10 @@ class _EventCollector:
             self.probe_errors.append(str(event.get("message", "")))
         elif kind == "launch_checks":
             r.launch_checks = {k: v for k, v in event.items() if k != "event"}
+        elif kind == "launch_check":
+            if event.get("kernel_path") and event.get("kernel_name"):
+                key = (os.path.abspath(str(event["kernel_path"])), str(event["kernel_name"]))
+                r.kernel_checks.setdefault(key, set()).add(str(event.get("status")))
         elif kind == "kernels":
             r.kernels = [k for k in event["kernels"] if isinstance(k, dict)]
 

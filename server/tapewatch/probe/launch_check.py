@@ -87,7 +87,8 @@ class LaunchCheck:
         if status == "skipped":
             self.skipped[result.get("reason", "unknown")] += 1
         loc = launch_location(entry, record)
-        event = dict(result, kernel=entry.kernel.key, path=loc.path if loc else None, line=loc.line if loc else None)
+        event = dict(result, kernel=entry.kernel.key, path=loc.path if loc else None, line=loc.line if loc else None,
+                     kernel_name=warp_seams.kernel_name(entry.kernel), kernel_path=warp_seams.kernel_file(entry.kernel))
         event.pop("worst", None)
         event.pop("samples", None)  # in the finding's data (the picture), not in every event
         self.tracker.registry.emit("launch_check", **event)
