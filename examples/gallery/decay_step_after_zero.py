@@ -32,8 +32,8 @@ class Trainer:
             wp.launch(decay, dim=self.y.shape[0], inputs=[self.rate, self.t], outputs=[self.y])
             wp.launch(misfit, dim=self.y.shape[0], inputs=[self.y, self.seen], outputs=[self.loss])
         self.tape.backward(self.loss)
-        self.tape.zero()
-        self.rate.assign(self.rate.numpy() - lr * self.rate.grad.numpy())  # expect: TW205
+        self.tape.zero()  # expect: TW205
+        self.rate.assign(self.rate.numpy() - lr * self.rate.grad.numpy())
         return float(self.loss.numpy()[0])
 
 

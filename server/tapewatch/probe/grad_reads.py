@@ -79,7 +79,13 @@ class GradReads:
         from . import warp_seams  # noqa: PLC0415
 
         site = None
-        for grad in warp_seams.tape_gradients(tape):
+        grads = list(warp_seams.tape_gradients(tape))
+        # No gradient the last backward filled was read before this zero(): the zero() sits between the
+        # backward() and every use, and it is the line to move.
+        unread = not any(g.__dict__.get("_tw_read_serial") is not None and
+                         g.__dict__.get("_tw_read_serial") == g.__dict__.get("_tw_grad_of_backward")
+                         for g in grads if getattr(g, "__dict__", None) is not None)
+        for grad in grads:
             d = getattr(grad, "__dict__", None)
             if d is None or "_tw_grad_of_backward" not in d or getattr(grad, "size", 0) > MAX_ZEROED_ELEMENTS \
                     or warp_seams.array_capturing(grad):
@@ -87,6 +93,7 @@ class GradReads:
             if np.any(grad.numpy() != 0):  # what the zero() is about to discard
                 site = site or Site.here()
                 d["_tw_zeroed"] = site
+                d["_tw_zeroed_unread"] = unread
                 for ref, view_site in d.pop("_tw_grad_views", ()):
                     if ref() is not None:
                         self._report_held_view(view_site, site)
@@ -138,6 +145,20 @@ class GradReads:
             zeroed.primary.f_code is site.primary.f_code
         held = registry.attempt("finding a reference to the gradient", lambda: grad_reference_before(
             site, zeroed.primary.f_lineno)) if same_function else None
+        if held is None and zero_loc is not None and grad.__dict__.get("_tw_zeroed_unread"):
+            # zero() right after backward(), before any gradient was read: every read after it gets zeros,
+            # and the zero() is the line to move.
+            message = ("This zero() (or reset()) clears the gradients that the preceding backward() computed, "
+                       "before anything has read them: the read at line %d (%s) gets zeros, not the gradient. Zero "
+                       "after the gradients are used (after the optimizer step), or at the start of the next "
+                       "iteration."
+                       % (loc.line if loc is not None else site.primary.f_lineno if site.primary else 0, how))
+            related = ([Related(loc, "the gradient read here gets zeros", "read")] if loc is not None else []) + \
+                [r for r in related if r.role != "zero"]
+            loc = zero_loc
+            key = self._held_at[key] = ("TW205", "zeroed-unread", (zero_loc.path, zero_loc.line))
+            if registry.bump(key):
+                return
         if held is not None:
             # ``grad = kappa.grad`` before the zero(): the name holds the gradient itself, and the zero()
             # clears what it shows; the binding is the line to change (``wp.clone(kappa.grad)``).

@@ -609,7 +609,10 @@ class Tracker:
 
     def _zeroed_read(self, arr, how: str) -> None:
         """A read of a gradient that tape.zero() cleared after a backward filled it (grad_reads)."""
-        if "_tw_zeroed" in getattr(arr, "__dict__", {}):
+        d = getattr(arr, "__dict__", {})
+        if "_tw_grad_of_backward" in d:
+            d["_tw_read_serial"] = d["_tw_grad_of_backward"]  # read after that backward filled it
+        if "_tw_zeroed" in d:
             self._tell("on_zeroed_grad_read", "checking a read of a zeroed gradient", arr, how)
 
     def on_tape_zero(self, tape) -> None:
