@@ -1,8 +1,8 @@
 """A cable net's per-cable tensions are kept with retain_grad=True to inspect their sensitivities.  A
-logging call computes them once before the loss, and the loss computes them again: the array is
-assigned twice on one tape, nothing reads the first values, and its retained gradient reaches both
-writers, so the stiffness gradient doubles.  The logging call is the line to drop (the look-alike
-reads the tensions the loss computed)."""
+leftover debugging call computes them once before the loss (`peek`, never used), and the loss computes
+them again: the array is assigned twice on one tape, nothing reads the first values, and its retained
+gradient reaches both writers, so the stiffness gradient doubles.  The leftover call is the line to drop
+(the look-alike computes them once, in the loss)."""
 
 import numpy as np
 import warp as wp
@@ -44,8 +44,8 @@ class CableNet:
 net = CableNet(wp.array([2.0, 30.0], dtype=float, requires_grad=True))
 tape = wp.Tape()
 with tape:
-    logged = net.tensions()  # expect: TW203
+    peek = net.tensions()  # expect: TW203
     loss = net.loss()
 tape.backward(loss)
-print("tensions", logged.numpy()[:3], "d loss / d k", net.k.grad.numpy(),
+print("tensions", net.tension.numpy()[:3], "d loss / d k", net.k.grad.numpy(),
       "most sensitive cable", int(np.argmax(np.abs(net.tension.grad.numpy()))))

@@ -1,5 +1,5 @@
 """Correct look-alike of cable_net_log_before_loss.py: the tensions kept with retain_grad=True are
-computed once, by the loss, and the log reads that array; its retained gradient reaches one writer."""
+computed once, by the loss, and printed from that array; its retained gradient reaches one writer."""
 
 import numpy as np
 import warp as wp
@@ -42,7 +42,6 @@ net = CableNet(wp.array([2.0, 30.0], dtype=float, requires_grad=True))
 tape = wp.Tape()
 with tape:
     loss = net.loss()
-    logged = net.tension
 tape.backward(loss)
-print("tensions", logged.numpy()[:3], "d loss / d k", net.k.grad.numpy(),
+print("tensions", net.tension.numpy()[:3], "d loss / d k", net.k.grad.numpy(),
       "most sensitive cable", int(np.argmax(np.abs(net.tension.grad.numpy()))))

@@ -184,14 +184,15 @@ _ASSIGNED = re.compile(r"^\s*([A-Za-z_]\w*)\s*=(?!=)")
 
 
 def _result_used(loc) -> bool:
-    """The call at ``loc`` binds its result to a name the rest of its function mentions (``probs = ...``
-    then ``cross_entropy(probs)``); a bare call, or a name never mentioned again, is not used."""
+    """Whether the call at ``loc`` may be the one whose values count: True unless it binds its result to
+    a name the rest of its function never mentions (``e_log = model.pair_energies()``, a leftover).  A
+    bare call counts as used: its writes are its effect (``self.compute_contact(s, ...)``)."""
     lines = linecache.getlines(loc.path)
     if not 0 < loc.line <= len(lines):
         return True  # cannot tell: as if used
     bound = _ASSIGNED.match(lines[loc.line - 1])
     if bound is None:
-        return False
+        return True
     name = re.compile(r"\b%s\b" % re.escape(bound.group(1)))
     indent = _indent(lines[loc.line - 1])
     # The enclosing def: the nearest line above with a smaller indent that starts a function.
