@@ -95,9 +95,12 @@ class RetainGradWriters:
                 # again) is the one to drop.
                 unread_first = first_unread and not _result_used(first_loc)
             option = None
-            if first_loc is not None and first_loc == loc and apart is None:
-                # One launch line assigns it in every step of a loop: nothing about the writes is to change;
-                # the allocation that asked for retain_grad=True is.
+            boundary = second.record is not None and registry.attempt(
+                "deciding whether a launch writes only a boundary", lambda: _boundary_pass(second), False)
+            if (first_loc is not None and first_loc == loc and apart is None) or boundary:
+                # One launch line assigns it in every step of a loop, or the second writer is a boundary pass
+                # (walls, ghost cells) the model needs: nothing about the writes is to change; the allocation
+                # that asked for retain_grad=True is.
                 option = registry.attempt("finding where retain_grad was asked for", lambda: _retain_option(arr))
             where = "at line %d" % first_loc.line if first_loc is not None else "earlier"
             message = (
@@ -124,7 +127,16 @@ class RetainGradWriters:
             related.extend(registry.attempt("finding the allocation", lambda: rel.allocation(arr, what), []))
             related.extend(r for r in registry.attempt("listing the callers", lambda: rel.caller_chain(second.site), [])
                            if r.location != loc)  # (the finding may sit on one of them)
-            if option is not None:
+            if option is not None and boundary:
+                message = (
+                    "`%s` is allocated here with retain_grad=True, and %s assigns its boundary (walls, ghost "
+                    "cells) after %s assigned it %s on the same tape: its gradient is not cleared between the two "
+                    "adjoints, so both writers receive it and everything upstream of them gets it twice. The "
+                    "boundary pass is part of the model: drop retain_grad=True (read the gradient another way)."
+                    % (what, second_who, first_who, where))
+                related.insert(0, Related(loc, "%s assigns `%s`'s boundary here" % (second_who, what), "launch"))
+                loc = option
+            elif option is not None:
                 message = (
                     "`%s` is allocated here with retain_grad=True, and %s assigns it %s in every step of a loop "
                     "on the same tape: its gradient is not cleared between the steps' adjoints, so every step "
@@ -209,6 +221,47 @@ def _result_used(loc) -> bool:
 
 def _indent(text: str) -> int:
     return len(text) - len(text.lstrip())
+
+
+def _boundary_pass(writer: Writer) -> bool:
+    """The launch writes the array only under a test of its thread index (``if side == 0:``,
+    ``if i == 0 or j == N - 1:``): a pass over a boundary of the array, not a second full assignment."""
+    from . import warp_seams  # noqa: PLC0415
+
+    import ast  # noqa: PLC0415
+    import textwrap  # noqa: PLC0415
+
+    source = warp_seams.kernel_source(writer.record.kernel)
+    if not source:
+        return False
+    tree = ast.parse(textwrap.dedent(source))
+    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
+    if fn is None:
+        return False
+    label = writer.record.access_label(writer.access)
+    tids = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+            and getattr(n.value.func, "attr", getattr(n.value.func, "id", "")) == "tid"
+            for target in n.targets for t in (target.elts if isinstance(target, ast.Tuple) else [target])
+            if isinstance(t, ast.Name)}
+    stores = 0
+
+    def visit(node, guarded: bool) -> bool:
+        nonlocal stores
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == label:
+                    stores += 1
+                    if not guarded:
+                        return False
+        if isinstance(node, ast.If):
+            on_index = any(isinstance(c, ast.Compare) and any(isinstance(o, ast.Name) and o.id in tids
+                                                              for o in [c.left] + list(c.comparators))
+                           for c in ast.walk(node.test))
+            return all(visit(child, guarded or on_index) for child in node.body + node.orelse)
+        return all(visit(child, guarded) for child in ast.iter_child_nodes(node))
+
+    return bool(tids) and visit(fn, False) and stores > 0
 
 
 def _retain_option(arr):
