@@ -138,6 +138,16 @@ class NonfiniteCheck:
         entry, record, names, index, kind = found
         registry = self.tracker.registry
         loc = launch_location(entry, record) if entry is not None else backward_site.location((".backward", "backward"))
+        if entry is not None and kind == "output":
+            from .singular_ops import locate  # noqa: PLC0415
+
+            # NaN/Inf born in the forward pass from finite inputs at an operation measured out of its domain
+            # (sqrt or log of a negative value, pow of a negative base): that statement is the bug.
+            statement = registry.attempt("finding the operation that made the forward values non-finite",
+                                         lambda: locate(self.wp, entry.kernel, entry, guess=False))
+            if statement is not None:
+                self._report_forward_singular(entry, record, names, statement, loc, backward_site, iteration)
+                return
         key = ("TW407", loc.path if loc else None, loc.line if loc else None)
         if registry.bump(key):
             return
@@ -179,6 +189,35 @@ class NonfiniteCheck:
                                                   "launch": record.index if record is not None else None})
 
         registry.report(key, build, launches=[record.index if record is not None else None])
+
+    def _report_forward_singular(self, entry, record, names, statement, launch_loc, backward_site: Site,
+                                 iteration: int) -> None:
+        registry = self.tracker.registry
+        key = ("TW403", "forward", _loc_key(statement.location))
+        if registry.bump(key):
+            return
+        kname = warp_seams.kernel_name(entry.kernel)
+        message = ("The forward pass first went non-finite in `%s`, from finite inputs: its output %s holds NaN/Inf "
+                   "(iteration %d). %s. The loss may still be finite (the NaN/Inf stays in cells it does not "
+                   "read yet), but every gradient through them is not. Keep the operation's argument in its "
+                   "domain (e.g. `wp.max(x, eps)`); if the values left their range because the step is "
+                   "unstable, reduce the step."
+                   % (kname, ", ".join("`%s`" % n for n in names), iteration, statement.reason))
+        related = list(statement.related)
+        if launch_loc is not None:
+            related.append(Related(launch_loc, "launch of `%s` whose forward output went non-finite" % kname,
+                                   "launch"))
+        back = backward_site.location((".backward", "backward"))
+        if back is not None:
+            related.append(Related(back, "tape.backward() in iteration %d" % iteration, "backward"))
+        if record is not None:
+            related.extend(rel.caller_chain(record.site))
+        registry.report(key, Finding(
+            code="TW403", message=message, location=statement.location, severity=codes.severity("TW403"),
+            related=related, data={"origin": "forward", "kernel": kname, "arrays": names, "operation": statement.op,
+                                   "iteration": iteration,
+                                   "launch": record.index if record is not None else None}),
+            launches=[record.index if record is not None else None])
 
     # ------------------------------------------------------------ the hunt
     def seed_snapshot(self, tape, args, kwargs) -> Optional[dict]:

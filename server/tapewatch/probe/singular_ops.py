@@ -96,7 +96,9 @@ class _Body(NamedTuple):
     globals: dict
 
 
-def locate(wp, kernel, entry) -> Optional[Statement]:
+def locate(wp, kernel, entry, guess: bool = True) -> Optional[Statement]:
+    """The suspect operation measured singular at this launch's values (``guess``: else, when nothing could
+    be measured, the kernel's only suspect named as the likely cause)."""
     kernel_body = _parse(kernel, "")
     if kernel_body is None:
         return None
@@ -121,7 +123,7 @@ def locate(wp, kernel, entry) -> Optional[Statement]:
     except Exception:
         counts = None
     if counts is None:
-        if len(suspects) != 1:
+        if len(suspects) != 1 or not guess:
             return None
         s = suspects[0]
         return Statement(loc(s), s.op, "The likely cause is `%s` %s: %s (the kernel has no other suspect "
