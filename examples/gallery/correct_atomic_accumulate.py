@@ -12,7 +12,7 @@ def count_active(x: wp.array(dtype=float), counter: wp.array(dtype=int), slots: 
     i = wp.tid()
     slots[i] = -1
     if x[i] > 0.0:
-        slots[i] = wp.atomic_add(counter, 0, 1)  # note: TW308 (never differentiated here)
+        slots[i] = wp.atomic_add(counter, 0, 1)  # integer slots only: nothing for an adjoint to misplace
 
 
 @wp.kernel

@@ -161,19 +161,25 @@ class Seeding:
         # The segment's state can be read again after its last write (the closing force evaluation of a
         # Verlet step reads the new positions): the seeded arrays and the latest arrays written of each
         # carried kind are candidates too.
-        outputs = _candidates(state, outputs, [arr for arr, _, _ in seeds],
-                              {leaf.key for leaf in previous if leaf.nonzero})
+        # Only for pairing by value (exact, so more candidates cannot pair wrongly; constant arrays, which
+        # match any constant input, are left out); the count below stays with the terminal outputs.
+        terminal = {id(a) for a in outputs}
+        extras = [a for a in _candidates(state, outputs, [arr for arr, _, _ in seeds],
+                                         {leaf.key for leaf in previous if leaf.nonzero}) if id(a) not in terminal]
+        # A candidate seeded by writing its ``.grad`` (``wp.copy(x_end.grad, saved)``) is seeded too.
+        seeded |= {id(a) for a in extras if id(a) not in seeded and _nonzero(getattr(a, "grad", None))}
         carried: Dict[tuple, int] = {}
         for leaf in previous:
             if leaf.nonzero:
                 carried[leaf.key] = carried.get(leaf.key, 0) + 1
         values = {leaf.crc for leaf in previous if leaf.crc is not None}
         crcs = {id(a): _crc(a) for a in outputs}  # each output read back once
+        crcs.update({id(a): _crc(a, varied=True) for a in extras})
         if not any(crc in values for crc in crcs.values()):
             return  # not a continuation: no output here holds what the previous tape started from
         self._check_sources(state, previous, seeds, crcs)
         sites = {id(arr): seed_site for arr, _, seed_site in seeds}
-        pairs = _continued(previous, outputs, crcs)
+        pairs = _continued(previous, list(outputs) + extras, crcs)
         if pairs:
             # Each continued input matched to this segment's output by value: exact, whatever else of the
             # same shape (a parameter, a coefficient array) the previous segment also differentiated.
@@ -323,9 +329,12 @@ def _key(arr) -> tuple:
     return (tuple(getattr(arr, "shape", ())), str(getattr(arr, "dtype", "")))
 
 
-def _crc(arr) -> Optional[int]:
+def _crc(arr, varied: bool = False) -> Optional[int]:
+    """A CRC of the array's values (``varied``: None for a constant array, which matches any other)."""
     values = _host(arr) if getattr(arr, "size", 0) <= (1 << 22) else None
-    return _crc_of(values) if values is not None else None
+    if values is None or (varied and (values.size < 2 or bool((values == values.reshape(-1)[0]).all()))):
+        return None
+    return _crc_of(values)
 
 
 def _grad_crc(leaf: Leaf) -> Optional[int]:
