@@ -181,7 +181,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
                 out_f[q] = float(np.dot(w, plus_q - mid_q) / dp) if dp else float("nan")
                 out_b[q] = float(np.dot(w, mid_q - minus_q) / -dm) if dm else float("nan")
                 # Each output is stored in its own precision: a difference below its spacing is lost.
-                ulp = np.spacing(np.abs(mid[q]).astype(saved[id(slots[q])].dtype)).astype(np.float64)
+                ulp = np.spacing(np.abs(mid_q).astype(saved[id(slots[q])].dtype)).astype(np.float64)
                 noise[q] = float(2.0 * np.dot(np.abs(w), ulp) / abs(dp - dm)) if dp - dm else float("inf")
         return out_c, out_f, out_b
 

@@ -11,13 +11,15 @@ are fine: each really contributes.  Reported at the second writer.
 
 from __future__ import annotations
 
+import ast
 import linecache
 import re
+import textwrap
 from typing import Any, NamedTuple, Optional
 
 from .. import codes
 from ..model import Finding, Related
-from . import frames, related as rel
+from . import frames, related as rel, warp_seams
 from .kernel_access import kernel_access
 from .sites import SITE_DEPTH, Site
 
@@ -226,11 +228,6 @@ def _indent(text: str) -> int:
 def _boundary_pass(writer: Writer) -> bool:
     """The launch writes the array only under a test of its thread index (``if side == 0:``,
     ``if i == 0 or j == N - 1:``): a pass over a boundary of the array, not a second full assignment."""
-    from . import warp_seams  # noqa: PLC0415
-
-    import ast  # noqa: PLC0415
-    import textwrap  # noqa: PLC0415
-
     source = warp_seams.kernel_source(writer.record.kernel)
     if not source:
         return False
