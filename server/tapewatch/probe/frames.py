@@ -228,18 +228,33 @@ def _call_in_span(filename: str, pos: tuple, module_globals=None) -> Optional[as
         chunk = [text.encode("utf-8") for text in lines[line - 1:end_line]]
         chunk[-1] = chunk[-1][:end_col]
         chunk[0] = chunk[0][col:]
-        try:
-            tree = compile(b"".join(chunk).decode("utf-8"), filename, "eval", ast.PyCF_ONLY_AST, dont_inherit=True)
-        except (SyntaxError, ValueError, RecursionError, UnicodeDecodeError):
-            tree = None
-        if tree is not None and isinstance(tree.body, ast.Call):
-            found = tree.body
+        parsed = _parse_call(b"".join(chunk), filename)
+        if parsed is not None:
+            # A copy per site: the text's parse is shared (unrolled code repeats one launch on many lines).
+            found = copy.copy(parsed)
             found.lineno, found.end_lineno = line, end_line
             found.col_offset, found.end_col_offset = col, end_col
     if len(_segments) >= MAX_KEPT_CALLS:
         _segments.clear()
     _segments[key] = found
     return found
+
+
+_parsed_text: Dict[bytes, Optional[ast.Call]] = {}  # a call's source text -> its parse (positions relative)
+
+
+def _parse_call(text: bytes, filename: str) -> Optional[ast.Call]:
+    if text in _parsed_text:
+        return _parsed_text[text]
+    try:
+        tree = compile(text.decode("utf-8"), filename, "eval", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, UnicodeDecodeError):
+        tree = None
+    call = tree.body if tree is not None and isinstance(tree.body, ast.Call) else None
+    if len(_parsed_text) >= MAX_KEPT_CALLS:
+        _parsed_text.clear()
+    _parsed_text[text] = call
+    return call
 
 
 def line_of(frame) -> int:
