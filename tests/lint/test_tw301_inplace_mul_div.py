@@ -120,3 +120,25 @@ def test_benign_lookalikes_are_silent():
             return np.sum(arr)
         """
     ) == []
+
+
+def test_factor_fixed_at_compile_time_is_not_reported():
+    """``obs[i] *= 0.01`` (percent to fraction) or by a module constant: only the factor's adjoint needs the
+    old element, and a compile-time number has none; a factor read from an array still is."""
+    found = lint(
+        """
+        import warp as wp
+
+        SCALE = 100.0
+
+
+        @wp.kernel
+        def convert(obs: wp.array(dtype=float), w: wp.array(dtype=float)):
+            i = wp.tid()
+            obs[i] *= 0.01
+            obs[i] /= SCALE
+            obs[i] *= -2.0 * SCALE
+            obs[i] *= w[i]
+        """
+    )
+    assert [f.location.line for f in found] == [13]

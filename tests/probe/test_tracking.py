@@ -478,3 +478,40 @@ def test_a_kernel_using_an_atomics_result_is_not_relaunched_by_the_launch_check(
     assert result.outcome == "ok"
     assert not [f for f in result.findings if f.code == "TW404"]
     assert any("atomic's result" in reason for reason in result.launch_checks["skip_reasons"])
+
+
+def test_a_window_of_fixed_bounds_before_the_written_element_is_apart():
+    """``x[t - 1 - s]`` for ``s`` in ``range(7)`` reads days t-7..t-1 and ``x[t]`` is written: no element read
+    is overwritten, inside the launch or by a later step; a window reaching ``x[t]`` (``x[t - s]`` from
+    ``s = 0``), a runtime bound or a reassigned loop variable can."""
+    from tapewatch.probe.kernel_access import analyze_source, launch_elements, patterns_apart
+
+    def facts(loop, read, extra=""):
+        source = ("def k(x: wp.array(dtype=float), w: wp.array(dtype=float), t: int, n: int):\n"
+                  "    acc = float(0.0)\n    %s\n        acc += w[0] * x[%s]\n%s    x[t] = acc\n" % (loop, read, extra))
+        return analyze_source(source, 1, {})
+
+    window = facts("for s in range(7):", "t - 1 - s")
+    assert window.reads_apart_from_writes("x")
+    # A later step (t = 12) writes none of what this one (t = 10) read, and the step itself is apart too.
+    read = launch_elements(window, "x", False, {"t": 10})
+    assert read == [((3, 9),)] and patterns_apart(read, launch_elements(window, "x", True, {"t": 12}))
+    assert not patterns_apart(read, launch_elements(window, "x", True, {"t": 9}))
+    assert not facts("for s in range(3):", "t - s").reads_apart_from_writes("x")
+    assert not facts("for s in range(n):", "t - 1 - s").reads_apart_from_writes("x")
+    assert not facts("for s in range(7):", "t - 1 - s", "        s = 0\n").reads_apart_from_writes("x")
+
+
+def test_an_in_place_product_by_a_compile_time_number_is_marked():
+    """``obs[i] *= 0.01`` needs no old value for any adjoint (the factor has none); ``*= w[i]`` does."""
+    from tapewatch.probe.kernel_access import analyze_source
+
+    access = analyze_source(textwrap.dedent("""\
+        def k(obs: wp.array(dtype=float), w: wp.array(dtype=float)):
+            i = wp.tid()
+            obs[i] *= 0.01
+            obs[i] /= 2.0 * SCALE
+            obs[i] *= w[i]
+        """), 1, {"SCALE": 100.0})
+    assert [(h.line, h.op, h.constant_factor) for h in access.intra] == [
+        (3, "*=", True), (4, "/=", True), (5, "*=", False)]

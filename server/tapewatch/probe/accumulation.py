@@ -19,10 +19,12 @@ leaf; leaves larger than ``MAX_ELEMENTS`` are skipped to bound the cost.
 
 from __future__ import annotations
 
-from typing import List
+import linecache
+import re
+from typing import List, Optional, Tuple
 
 from .. import codes
-from ..model import Finding, Related
+from ..model import Finding, Location, Related
 from . import related as rel
 from .overwrites import method_object_name
 from .sites import Site
@@ -51,7 +53,8 @@ class AccumulationCheck:
                 zeroed = self.tracker.last_grad_zero
                 matches = zeroed is not None and zeroed[0] == serial
                 self._report(arr, record, access, site, previous, tape.__dict__.get("_tw_empty_zero"),
-                             zeroed[1] if matches else None, matches and len(zeroed) > 2)
+                             zeroed[1] if matches else None, matches and len(zeroed) > 2,
+                             _state_site(tape))
         return leaves
 
     def after(self, tape, leaves: list) -> None:
@@ -74,7 +77,7 @@ class AccumulationCheck:
                 if getattr(arr, "grad", None) is not None and getattr(arr, "size", 0) <= MAX_ELEMENTS]
 
     def _report(self, arr, record, access, site: Site, previous, empty_zero=None, other_zero=None,
-                again_zero=False) -> None:
+                again_zero=False, created: Optional[Site] = None) -> None:
         registry = self.tracker.registry
         what = registry.attempt("naming a parameter", lambda: record.access_name(access)) or \
             record.access_label(access)
@@ -124,10 +127,40 @@ class AccumulationCheck:
                     message = ("This loop zeroes the gradients of `%s` only, not `%s.grad`: " % (part[1], what)
                                + stale + " Loop over every parameter (tape.zero() zeroes every gradient the tape "
                                "recorded).")
+        else:
+            held = registry.attempt("finding where the tape was replaced", lambda: _replaced_tape(created))
+            if held is not None:
+                # ``self.tape = wp.Tape()`` each step: the object's tape is thrown away instead of reset.
+                related.insert(0, Related(location, "the backward() that adds to the stale gradient", "backward"))
+                location = held[0]
+                message = ("This replaces `%s` with a fresh tape every step, and nothing zeroes the gradients the "
+                           "previous tape's backward() left: " % held[1] + stale + " Reuse the tape with `%s.reset()` "
+                           "(it zeroes the gradients and forgets the launches), or call `%s.zero()` after the "
+                           "optimizer step." % (held[1], held[1]))
         registry.report(key, Finding(
             code="TW202", message=message, location=location,
             severity=codes.severity("TW202"), related=related, data={"array": what},
         ), arrays=[arr])
+
+
+def _state_site(tape) -> Optional[Site]:
+    state = tape.__dict__.get("_tw_state")
+    return state.site if state is not None and state.site.snaps else None
+
+
+# ``self.tape = wp.Tape()``: a tape an object holds (a local tape per step has no reset() to call)
+_HELD_TAPE = re.compile(r"^\s*((?:self|[A-Za-z_]\w*)(?:\.\w+)+)\s*=\s*(?:\w+\.)?Tape\(")
+
+
+def _replaced_tape(created: Optional[Site]) -> Optional[Tuple[Location, str]]:
+    """``(location, attribute)`` when the tape was created by assigning an object's attribute."""
+    snap = created.snaps[0] if created is not None else None
+    if snap is None:
+        return None
+    loc = snap.location(("Tape",))
+    lines = linecache.getlines(loc.path, snap.f_globals)
+    held = _HELD_TAPE.match(lines[loc.line - 1]) if 0 < loc.line <= len(lines) else None
+    return (loc, held.group(1)) if held is not None else None
 
 
 def _sum(arr) -> float:

@@ -64,6 +64,8 @@ class IntraKernelWrite(NamedTuple):
     # "=" for a store after a load, "*=" / "/=" for an in-place product; in ``accumulated_after_read``
     # "+=" / "-=", an atomic's name or "a call of `f`".
     op: str = "="
+    # ``x[i] *= 0.01``: the factor is a number fixed at compile time, so no adjoint needs the old value.
+    constant_factor: bool = False
 
 
 class AtomicUse(NamedTuple):
@@ -170,6 +172,7 @@ def _analyze_def(func: ast.FunctionDef, first_line: int, globals_: Optional[dict
     params = [a.arg for a in func.args.args]
     # Parsed line 1 is the first line of the source (a decorator, if any).
     visitor = _AccessVisitor(set(params), first_line - 1, globals_ or {})
+    visitor.windows = _windows(func, globals_ or {})
     for stmt in func.body:
         visitor.visit(stmt)
     values = _ValueFlow(set(params), globals_ or {}, _array_params(func))
@@ -227,8 +230,9 @@ def _ascending_range(expr: ast.expr) -> bool:
 
 
 # -- which elements an access touches -------------------------------------------
-def index_form(node: ast.AST) -> Optional[tuple]:
-    """The index of a subscript access as a tuple of affine terms (see ``KernelAccess.index_forms``)."""
+def index_form(node: ast.AST, windows: Optional[Dict[str, Tuple[int, int]]] = None) -> Optional[tuple]:
+    """The index of a subscript access as a tuple of affine terms (see ``KernelAccess.index_forms``);
+    ``windows``: loop variables with compile-time bounds (``_windows``)."""
     if not isinstance(node, ast.Subscript):
         return None
     slices = []
@@ -236,23 +240,86 @@ def index_form(node: ast.AST) -> Optional[tuple]:
         part = node.slice
         slices[:0] = list(part.elts) if isinstance(part, ast.Tuple) else [part]
         node = node.value
-    return tuple(_affine(e) for e in slices)
+    return tuple(_affine(e, windows or {}) for e in slices)
 
 
-def _affine(expr: ast.expr) -> Optional[Tuple[Optional[str], int]]:
+# A term is ``(name, offset)``: the value of ``name`` (None: zero) plus an offset, an int or, where a loop
+# variable of fixed bounds is added (``x[k - 1 - s]`` for ``s`` in ``range(6)``), the range ``(lo, hi)``
+# of offsets it spans.
+def _affine(expr: ast.expr, windows: Dict[str, Tuple[int, int]]) -> Optional[Tuple[Optional[str], Any]]:
     if isinstance(expr, ast.Constant) and type(expr.value) is int:
         return None, expr.value
     if isinstance(expr, ast.Name):
-        return expr.id, 0
+        return (None, windows[expr.id]) if expr.id in windows else (expr.id, 0)
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)):
-        left, right = _affine(expr.left), _affine(expr.right)
+        left, right = _affine(expr.left, windows), _affine(expr.right, windows)
         if left is None or right is None or (left[0] is not None and right[0] is not None):
             return None
         sign = 1 if isinstance(expr.op, ast.Add) else -1
         if right[0] is not None and sign < 0:
             return None  # c - name: not a shift of name
-        return (left[0] or right[0]), left[1] + sign * right[1]
+        return (left[0] or right[0]), _shift(left[1], right[1], sign)
     return None
+
+
+def _shift(a, b, sign: int):
+    if isinstance(a, int) and isinstance(b, int):
+        return a + sign * b
+    (alo, ahi), (blo, bhi) = _interval(a), _interval(b)
+    return (alo + blo, ahi + bhi) if sign > 0 else (alo - bhi, ahi - blo)
+
+
+def _interval(offset) -> Tuple[int, int]:
+    return (offset, offset) if isinstance(offset, int) else offset
+
+
+def _disjoint(a, b) -> bool:
+    """Two offsets (ints or ranges) that share no value."""
+    (alo, ahi), (blo, bhi) = _interval(a), _interval(b)
+    return ahi < blo or bhi < alo
+
+
+def _windows(func: ast.FunctionDef, globals_: dict) -> Dict[str, Tuple[int, int]]:
+    """Loop variables of ``range`` loops with compile-time bounds and a positive step, bound nowhere
+    else: ``s`` of ``for s in range(6)`` spans 0..5."""
+    bound: Dict[str, int] = {}
+    spans: Dict[str, Tuple[int, int]] = {}
+    for node in ast.walk(func):
+        targets = []
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        elif isinstance(node, (ast.For, ast.comprehension)):
+            targets = [node.target]
+            span = _range_span(node.iter, globals_) if isinstance(node.target, ast.Name) else None
+            if span is not None:
+                spans[node.target.id] = span
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                    bound[name.id] = bound.get(name.id, 0) + 1
+    return {name: span for name, span in spans.items() if bound.get(name) == 1}
+
+
+def _range_span(expr: ast.expr, globals_: dict) -> Optional[Tuple[int, int]]:
+    if not (isinstance(expr, ast.Call) and callee(expr.func) == "range") or not 1 <= len(expr.args) <= 3 \
+            or expr.keywords:
+        return None
+    values = []
+    for arg in expr.args:
+        if isinstance(arg, ast.Constant) and type(arg.value) is int:
+            values.append(arg.value)
+        elif isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub) and \
+                isinstance(arg.operand, ast.Constant) and type(arg.operand.value) is int:
+            values.append(-arg.operand.value)
+        else:
+            number = _global_number(arg, globals_)
+            if number is None or number != int(number):
+                return None
+            values.append(int(number))
+    start, stop = (0, values[0]) if len(values) == 1 else (values[0], values[1])
+    if len(values) == 3 and values[2] <= 0:
+        return None
+    return (start, stop - 1) if stop > start else None
 
 
 def _apart(read: Optional[tuple], write: Optional[tuple], uniform: FrozenSet[str]) -> bool:
@@ -261,7 +328,7 @@ def _apart(read: Optional[tuple], write: Optional[tuple], uniform: FrozenSet[str
         return False
     for r, w in zip(read, write):
         if r is not None and w is not None and r[0] == w[0] and (r[0] is None or r[0] in uniform) \
-                and r[1] != w[1]:
+                and _disjoint(r[1], w[1]):
             return True
     return False
 
@@ -279,7 +346,7 @@ def _written_ahead(read: Optional[tuple], write: Optional[tuple], thread: Frozen
         if r is None or w is None:
             return False
         if r[0] is not None and r[0] == w[0] and r[0] in ascending:
-            if w[1] <= r[1]:
+            if not (isinstance(r[1], int) and isinstance(w[1], int)) or w[1] <= r[1]:
                 return False
             ahead = True
         elif r != w or (r[0] is not None and r[0] not in thread and r[0] not in uniform):
@@ -307,7 +374,7 @@ def launch_elements(access: KernelAccess, path: str, write: bool, values: Dict[s
             if term is not None and (term[0] is None or term[0] in access.uniform):
                 base = 0 if term[0] is None else _as_int(values.get(term[0]))
                 if base is not None:
-                    value = base + term[1]
+                    value = _shift(base, term[1], 1)
             pattern.append(value)
         if all(v is None for v in pattern):
             return None  # an access at no known index (``x[tid]``) can touch any element: nothing is apart
@@ -327,8 +394,8 @@ def _as_int(value) -> Optional[int]:
 
 
 def patterns_apart(a: list, b: list) -> bool:
-    """No element matches both: every pair differs at some index both know."""
-    return all(any(x is not None and y is not None and x != y for x, y in zip(p, q)) for p in a for q in b)
+    """No element matches both: every pair differs at some index both know (an int, or a range of them)."""
+    return all(any(x is not None and y is not None and _disjoint(x, y) for x, y in zip(p, q)) for p in a for q in b)
 
 
 def _atomic_index(call: ast.Call) -> Optional[tuple]:
@@ -336,7 +403,7 @@ def _atomic_index(call: ast.Call) -> Optional[tuple]:
     it is not all positional (an index given as a vector, keywords)."""
     if call.keywords or len(call.args) < 3 or any(isinstance(a, ast.Starred) for a in call.args):
         return None
-    return tuple(_affine(e) for e in call.args[1:-1])
+    return tuple(_affine(e, {}) for e in call.args[1:-1])
 
 
 def _used_atomics(func: ast.FunctionDef, params: Set[str], offset: int) -> List[AtomicUse]:
@@ -363,6 +430,7 @@ class _AccessVisitor(ast.NodeVisitor):
         self._first_read: Dict[str, int] = {}
         self.read_forms: Dict[str, List[Optional[tuple]]] = {}
         self.write_forms: Dict[str, List[Optional[tuple]]] = {}
+        self.windows: Dict[str, Tuple[int, int]] = {}  # loop variables of fixed bounds (``_windows``)
 
     # -- reads -------------------------------------------------------------
     def visit_Subscript(self, node: ast.Subscript) -> None:
@@ -402,7 +470,8 @@ class _AccessVisitor(ast.NodeVisitor):
                 else:
                     # ``x[i] *= s`` reads the old value: the adjoint of ``s`` needs it.
                     self._read(name, target)
-                    self._write(name, target, op=_op_text(node.op))
+                    self._write(name, target, op=_op_text(node.op),
+                                constant_factor=_compile_time_number(node.value, self.globals))
                 return
         self.generic_visit(node)
 
@@ -462,25 +531,24 @@ class _AccessVisitor(ast.NodeVisitor):
     def _read(self, name: str, node: ast.AST) -> None:
         self.reads.add(name)
         self._first_read.setdefault(name, node.lineno + self.offset)
-        self.read_forms.setdefault(name, []).append(index_form(node))
+        self.read_forms.setdefault(name, []).append(index_form(node, self.windows))
 
     def _accumulate(self, name: str, node, op: Optional[str] = None, statement: Optional[ast.AST] = None) -> None:
         """A write that reads no old value (``+=``, an atomic, a ``@wp.func`` that writes it);
         ``node`` is the subscript written, or the atomic's index as a tuple (``_atomic_index``)."""
         self.writes.add(name)
-        self.write_forms.setdefault(name, []).append(node if isinstance(node, tuple) else index_form(node))
+        self.write_forms.setdefault(name, []).append(node if isinstance(node, tuple) else index_form(node, self.windows))
         if op is not None and statement is not None and name in self._first_read:
             self.accumulated.append(IntraKernelWrite(name, statement.lineno + self.offset,
                                                      statement.col_offset + 1, self._first_read[name], op))
 
-    def _write(self, name: str, node: ast.AST, op: str = "=") -> None:
+    def _write(self, name: str, node: ast.AST, op: str = "=", constant_factor: bool = False) -> None:
         self._accumulate(name, node)
         if op == "=":
             self.stores.add(name)
         if name in self._first_read:
-            self.intra.append(
-                IntraKernelWrite(name, node.lineno + self.offset, node.col_offset + 1, self._first_read[name], op)
-            )
+            self.intra.append(IntraKernelWrite(name, node.lineno + self.offset, node.col_offset + 1,
+                                               self._first_read[name], op, constant_factor))
 
     def _user_function(self, func: ast.expr) -> Optional[Dict[int, str]]:
         """Per-argument access ('r', 'w', 'rw') of a user ``@wp.func``, if resolvable."""
@@ -827,6 +895,20 @@ def call_argument_sources(kernel, func_name: str, count: int) -> list:
             number = _global_number(arg, getattr(func, "__globals__", {}) or {})
             out.append(("constant", number) if number is not None else None)
     return out + [None] * (count - len(out))
+
+
+def _compile_time_number(expr: ast.expr, globals_: dict) -> bool:
+    """An expression of literals and module-level numbers (``0.01``, ``1.0 / SCALE``, ``-wp.pi``)."""
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool)
+    if isinstance(expr, ast.UnaryOp):
+        return _compile_time_number(expr.operand, globals_)
+    if isinstance(expr, ast.BinOp):
+        return _compile_time_number(expr.left, globals_) and _compile_time_number(expr.right, globals_)
+    if isinstance(expr, ast.Call) and callee(expr.func) in ("float", "float32", "float64", "int") and \
+            len(expr.args) == 1 and not expr.keywords:
+        return _compile_time_number(expr.args[0], globals_)
+    return isinstance(expr, (ast.Name, ast.Attribute)) and _global_number(expr, globals_) is not None
 
 
 def _global_number(expr: ast.expr, globals_: dict) -> Optional[float]:

@@ -143,7 +143,8 @@ class LaunchCheck:
         numbers = ("worst d`%s`/d`%s`[%d]: adjoint %.6g vs finite difference %.6g (one-sided %.6g / %.6g); max abs "
                    "error %.3g, max rel error %.3g; %d of %d compared derivatives fail (tolerance atol=%g, rtol=%g)"
                    % (w["output"], w["input"], w["element"], w["ad"], w["fd"], w["fd_forward"], w["fd_backward"],
-                      result["max_abs"], result["max_rel"], result["failed"], result["checked"], ATOL, RTOL))
+                      result["max_abs"], result["max_rel"], result["failed"], result["checked"],
+                      w.get("atol", ATOL), RTOL))
         if culprit is not None:
             message = ("The custom adjoint of `%s` makes the adjoint of `%s` disagree with finite differences at "
                        "its launch: %s. Checked on its own, %s." % (culprit.func_name, kname, numbers, culprit.numbers))

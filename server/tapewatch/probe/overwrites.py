@@ -487,7 +487,10 @@ def report_intra_kernel(tracker, record) -> None:
             # No array of this launch carries a gradient (a clamp of raw data in place): its adjoint
             # computes nothing that reaches a .grad.
             inert = not paths
-            harmless = apart or inert or not facts.adjoint_uses(param, paths)
+            # ``x[i] *= 0.01`` with no earlier read: only a factor's adjoint needs the old value, and a
+            # number fixed at compile time has none.
+            fixed_factor = hit is not None and hit.constant_factor and hit.read_line == hit.line
+            harmless = apart or inert or fixed_factor or not facts.adjoint_uses(param, paths)
             accumulates = hit is not None and hit in accumulated
             if by_arguments:
                 message = ("Warp's tracker warns that kernel `%s` writes `%s` after reading it, but it reads and "
@@ -496,9 +499,9 @@ def report_intra_kernel(tracker, record) -> None:
                            % (record.kernel_name, param, param))
             elif apart:
                 message = ("Warp's tracker warns that kernel `%s` writes `%s` after reading it, but its indices "
-                           "differ by a constant over a scalar argument (e.g. reads `%s[t]`, writes `%s[t + 1]`): "
-                           "no thread overwrites an element that was read." % (record.kernel_name, param, param,
-                                                                                param))
+                           "differ by a fixed offset over a scalar argument (e.g. reads `%s[t]`, or a window "
+                           "`%s[t - 1 - s]` for `s` in a fixed range, and writes `%s[t + 1]`): no thread overwrites "
+                           "an element that was read." % (record.kernel_name, param, param, param, param))
             elif accumulates:
                 message = _accumulation_message(record.kernel_name, param, hit, harmless)
             elif hit is not None and hit.op != "=" and harmless:

@@ -324,9 +324,12 @@ def _is_swap(target, value) -> bool:
 
 
 def _part(iterable: ast.expr) -> bool:
-    """A loop's iterable that picks some arrays: a slice (``params[:1]``) or a listed few (``(self.m, self.v)``)."""
+    """A loop's iterable that picks some arrays: a slice (``params[:1]``), a listed few (``(self.m, self.v)``)
+    or a list the script built (``self.buffers``); asked only where the loop's clears missed an array."""
     if isinstance(iterable, ast.Subscript):
         return isinstance(iterable.slice, ast.Slice)
+    if isinstance(iterable, (ast.Name, ast.Attribute)):
+        return True
     return isinstance(iterable, (ast.Tuple, ast.List)) and bool(iterable.elts) and \
         all(isinstance(e, (ast.Name, ast.Attribute)) for e in iterable.elts)
 

@@ -77,6 +77,9 @@ class Suspect(NamedTuple):
     test: str  # source of the condition inserted before the statement
     reason: str
     body: str = ""  # "" for the kernel, else the name of the @wp.func it is in
+    # A division inside a wp.where/wp.select operand by a local assigned once (``kr = k * r``): (line,
+    # column) of that assignment, parsed, and the local's name.
+    masked_divisor: Optional[tuple] = None
 
 
 class Statement(NamedTuple):
@@ -137,6 +140,19 @@ def locate(wp, kernel, entry, guess: bool = True) -> Optional[Statement]:
     reason = "At the values this launch saw, `%s` %s is singular in %s: %s" % (s.op, where(s), of, s.reason)
     related = [Related(loc(o), "`%s` is singular here too (%d threads)" % (o.op, counts[o.index]), "also-singular")
                for o in fired[1:]]
+    if s.masked_divisor is not None:
+        # ``wp.where(kr > eps, wp.sin(kr) / kr, 1.0)``: the mask keeps the value finite, not the derivative
+        # (both operands are differentiated, and 0 times the infinite one is NaN); the divisor is made
+        # safe where it is computed, which also covers its other uses.
+        line, column, name = s.masked_divisor
+        b = by_name[s.body]
+        at = "at line %d" % loc(s).line if not s.body else "in `%s`, called from the kernel" % s.body
+        reason = ("At the values this launch saw, `%s` is 0 in %s, and the division by it %s feeds a "
+                  "wp.where/wp.select operand: the mask keeps the value finite but not the derivative (both "
+                  "operands are differentiated, and 0 times the infinite -a/b² is NaN). Make `%s` safe where it "
+                  "is computed (e.g. wp.max(..., eps), or wp.where on the value itself)" % (name, of, at, name))
+        related.insert(0, Related(loc(s), "the masked division by `%s`" % name, "singular-op"))
+        return Statement(Location(b.path, b.first + line, column), s.op, reason, related)
     return Statement(loc(s), s.op, reason, related)
 
 
@@ -167,11 +183,30 @@ def _called_functions(wp, kernel) -> List[_Body]:
 def find_suspects(fdef: ast.FunctionDef) -> List[Suspect]:
     out: List[Suspect] = []
     in_where: set = set()
+    masked: set = set()  # locals whose values flow into a wp.where/wp.select operand
     for node in ast.walk(fdef):
         if isinstance(node, ast.Call) and callee(node.func) in ("where", "select"):
             for operand in node.args[1:]:
                 for sub in ast.walk(operand):
                     in_where.add(id(sub))
+                    if isinstance(sub, ast.Name):
+                        masked.add(sub.id)
+    # ``u = qq / r`` then ``wp.where(i == j, 0.0, u)``: the division is masked through the local.
+    assigns = [n for n in ast.walk(fdef) if isinstance(n, (ast.Assign, ast.AugAssign))]
+    grew = True
+    while grew:
+        grew = False
+        for n in assigns:
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            if any(isinstance(t, ast.Name) and t.id in masked for t in targets):
+                for sub in ast.walk(n.value):
+                    if isinstance(sub, ast.Name) and sub.id not in masked:
+                        masked.add(sub.id)
+                        grew = True
+    through_local = {id(sub) for n in assigns
+                     if any(isinstance(t, ast.Name) and t.id in masked
+                            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))
+                     for sub in ast.walk(n.value)}
     for node in ast.walk(fdef):
         if isinstance(node, ast.Call):
             name = callee(node.func)
@@ -186,11 +221,26 @@ def find_suspects(fdef: ast.FunctionDef) -> List[Suspect]:
                                    "is fine where that operand is not selected, but both operands are "
                                    "differentiated, so its adjoint gives inf·0 = NaN"))
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            divisor = _assigned_once(fdef, node.right) if id(node) in in_where or id(node) in through_local else None
             out.append(Suspect(len(out), "division", node.lineno, node.col_offset + 1,
                                "_tw_tiny(%s)" % ast.unparse(node.right),
-                               "the derivative of a/b, -a/b², is infinite where the divisor b is 0"))
+                               "the derivative of a/b, -a/b², is infinite where the divisor b is 0",
+                               masked_divisor=divisor))
     out.sort(key=lambda s: (s.line, s.column))
     return [s._replace(index=i) for i, s in enumerate(out)]
+
+
+def _assigned_once(fdef: ast.FunctionDef, divisor: ast.expr) -> Optional[tuple]:
+    """``(line, column, name)`` of the one assignment of a local divisor, or None."""
+    if not isinstance(divisor, ast.Name):
+        return None
+    stores = [n for n in ast.walk(fdef) if isinstance(n, ast.Name) and n.id == divisor.id
+              and not isinstance(n.ctx, ast.Load)]
+    assigns = [n for n in ast.walk(fdef) if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and isinstance(n.targets[0], ast.Name) and n.targets[0].id == divisor.id]
+    if len(stores) != 1 or len(assigns) != 1 or assigns[0].lineno >= divisor.lineno:
+        return None
+    return assigns[0].lineno, assigns[0].col_offset + 1, divisor.id
 
 
 def _measure(wp, kernel, entry, bodies, suspects) -> Optional[List[int]]:

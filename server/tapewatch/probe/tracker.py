@@ -493,6 +493,10 @@ class Tracker:
 
     def on_copy(self, dest, src) -> None:
         self._seed_write(dest)
+        serial = getattr(src, "__dict__", {}).get("_tw_grad_of_backward")
+        if serial is not None and hasattr(dest, "__dict__"):
+            # ``g = wp.clone(p.grad)`` (to clip it): a later ``g.zero_()`` zeroes the copy, not the gradient
+            dest.__dict__["_tw_grad_copy_of"] = serial
         tape = self.recording_tape()
         if tape is None:
             self._tell("on_copy_carry", "following a copy", dest, src)
@@ -513,7 +517,7 @@ class Tracker:
 
     def on_zero_or_fill(self, arr, method: str) -> None:
         self._seed_write(arr)
-        serial = arr.__dict__.get("_tw_grad_of_backward")
+        serial = arr.__dict__.get("_tw_grad_of_backward", arr.__dict__.get("_tw_grad_copy_of"))
         if serial is not None and method == "zero_":
             if self.last_grad_zero is None or self.last_grad_zero[0] != serial:
                 # the first gradient zeroed after that backward (where a missing zero_() goes), for TW202

@@ -5,7 +5,8 @@ in-place multiply or divide overwrites the element without keeping the old
 value, so the backward pass gets a wrong gradient ("In-Place Math
 Operations" in Warp's Differentiability guide; Warp only says so with
 ``LOG_DEBUG``).  Local scalars (``s *= 2.0``) are SSA values Warp handles,
-so only array elements are reported.
+so only array elements are reported, and not by a number fixed at compile
+time (a literal, a module constant: no adjoint needs the old element then).
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
         if op is None:
             continue
         array = _array_element_of(aug.target, fn, ctx)
-        if array is None:
+        if array is None or _compile_time(aug.value, ctx):
+            # ``a[i] *= 0.01``: only the factor's adjoint needs the old element, and a number fixed at
+            # compile time has none.
             continue
         kind = "kernel" if fn.kind == "kernel" else "function"
         yield findings.make(
@@ -45,6 +48,15 @@ def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
             aug,
             data={"kernel": fn.name, "array": array, "operator": op, "target": unparse(aug.target)},
         )
+
+
+def _compile_time(node: ast.expr, ctx: FileContext) -> bool:
+    """A number fixed at compile time: literals and module constants combined (``-2.0 * SCALE``)."""
+    if isinstance(node, ast.BinOp):
+        return _compile_time(node.left, ctx) and _compile_time(node.right, ctx)
+    if isinstance(node, ast.UnaryOp):
+        return _compile_time(node.operand, ctx)
+    return ctx.is_constant(node)
 
 
 def _array_element_of(target: ast.expr, fn: WarpFunction, ctx: FileContext) -> Optional[str]:

@@ -1,0 +1,31 @@
+"""Thin-lens focal fit in millimetres, with the glass index folded into the power where the local ray-transfer
+matrix is built (one assignment per component): the gradients with respect to the radii are of order 1e-5,
+and the launch check measures them right.
+tapewatch-test: --check-launches"""
+
+import numpy as np
+import warp as wp
+
+wp.config.quiet = True
+
+
+@wp.kernel
+def focus(radii: wp.array(dtype=float), n_glass: float, heights: wp.array(dtype=float),
+          loss: wp.array(dtype=float)):
+    i = wp.tid()
+    M = wp.mat22(1.0, 0.0, -(n_glass - 1.0) * (1.0 / radii[0] - 1.0 / radii[1]), 1.0)
+    y = heights[i]
+    u = M[1, 0] * y
+    z = -y / u
+    d = z - 250.0
+    wp.atomic_add(loss, 0, 1.0e-7 * d * d)
+
+
+radii = wp.array([400.0, -600.0], dtype=float, requires_grad=True)
+heights = wp.array(np.linspace(2.0, 10.0, 5).astype(np.float32), dtype=float)
+loss = wp.zeros(1, dtype=float, requires_grad=True)
+tape = wp.Tape()
+with tape:
+    wp.launch(focus, dim=5, inputs=[radii, 1.5, heights], outputs=[loss])
+tape.backward(loss)
+print(float(loss.numpy()[0]), radii.grad.numpy())
