@@ -127,7 +127,7 @@ def k{i}(x: wp.array(dtype=float), y: wp.array(dtype=float), v: wp.array(dtype=w
     for j in range(4):
         s = s + wp.sin(s)
     y[i] = wp.where(s > 0.0, s, 0.0)
-    y[i] *= 0.5
+    y[i] *= x[i]
 '''
 
 

@@ -15,7 +15,7 @@ def coherence(prm: wp.array(dtype=float), out: wp.array(dtype=float)):
     i, j = wp.tid()
     r = wp.abs(float(i - j)) * prm[0]
     kr = wp.max(2.0 * wp.pi * prm[1] * r / 343.0, 1.0e-6)
-    s = wp.where(kr > 2.0e-6, wp.sin(kr) / kr, 1.0)
+    s = wp.where(kr > 2.0e-6, wp.sin(kr) / kr, 1.0)  # note: TW304
     wp.atomic_add(out, 0, s)
 
 

@@ -18,12 +18,12 @@ import warp as wp
 def scale(x: wp.array(dtype=float), y: wp.array(dtype=float)):
     i = wp.tid()
     s = x[i]
-    s *= 2.0
+    s *= x[i]
     y[i] = s
-    y[i] *= 3.0
+    y[i] *= x[i]
 """
-BAD_LINE = 10  # y[i] *= 3.0 : an array element, not differentiable
-LOOK_ALIKE = 8  # s *= 2.0 : a local, fine
+BAD_LINE = 10  # y[i] *= x[i] : an array element, not differentiable
+LOOK_ALIKE = 8  # s *= x[i] : a local, fine
 
 
 def lint_lines(client, uri, code=None):
@@ -68,7 +68,7 @@ async def test_debounce_lints_once_typing_stops(client, tmp_path):
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = spy
     # Typing a new bad line character by character: the half-typed lines do
     # not parse, so a lint per keystroke would publish TW902s.
-    text = "    y[i] /= 4.0\n"
+    text = "    y[i] /= x[i]\n"
     for n, ch in enumerate(text):
         change(client, uri, 2 + n, (BAD_LINE, n), (BAD_LINE, n), ch)
     await wait_for(lambda: lint_lines(client, uri) == [("TW301", BAD_LINE), ("TW301", BAD_LINE + 1)])

@@ -14,9 +14,9 @@ async def test_lints_and_edits_on_a_quoted_uri(client, tmp_path):
         "import warp as wp\n"
         "\n"
         "@wp.kernel\n"
-        "def k(a: wp.array(dtype=float)):\n"
+        "def k(a: wp.array(dtype=float), b: wp.array(dtype=float)):\n"
         "    i = wp.tid()\n"
-        "    a[i] *= 2.0\n"))
+        "    a[i] *= b[i]\n"))
     uri = open_doc(client, path)
     assert "%20" in uri and "%C3%A9" in uri
     await wait_for(lambda: [d.code for d in client.diagnostics.get(uri, [])] == ["TW301"], timeout=20)
