@@ -127,9 +127,9 @@ def smooth_{n}(x: wp.array(dtype=float), y: wp.array(dtype=float), alpha: float)
 FAULTY = {
     "TW301": '''
 @wp.kernel
-def damp_{n}(qd: wp.array(dtype=wp.vec3), damping: float):
+def damp_{n}(qd: wp.array(dtype=wp.vec3), damping: wp.array(dtype=float)):
     tid = wp.tid()
-    qd[tid] *= damping  # TW301
+    qd[tid] *= damping[tid]  # TW301
 ''',
     "TW302": '''
 @wp.kernel

@@ -24,9 +24,9 @@ ALL_RULES = textwrap.dedent(
 
 
     @wp.kernel
-    def everything(a: wp.array(dtype=float), out: wp.array(dtype=wp.vec3), n: int, gain: float):
+    def everything(a: wp.array(dtype=float), out: wp.array(dtype=wp.vec3), n: int, gain: wp.array(dtype=float)):
         tid = wp.tid()
-        a[tid] *= gain
+        a[tid] *= gain[0]
         v = wp.vec3()
         v[0] = a[tid]
         v[0] = 1.0
@@ -125,9 +125,9 @@ def test_noqa_silences_all_or_listed_codes():
 
 
         @wp.kernel
-        def k(a: wp.array(dtype=float), gain: float):
+        def k(a: wp.array(dtype=float), gain: wp.array(dtype=float)):
             tid = wp.tid()
-            a[tid] *= gain  {comment}
+            a[tid] *= gain[0]  {comment}
         """
     )
     assert len(lint_source(src.format(comment=""), "n.py")) == 1
@@ -152,9 +152,9 @@ def test_a_failing_rule_does_not_hide_the_others(monkeypatch):
 def test_kernel_rules_skip_code_compiled_without_backward():
     body = """
         {decorator}
-        def k(a: wp.array(dtype=float), n: int, gain: float):
+        def k(a: wp.array(dtype=float), n: int, gain: wp.array(dtype=float)):
             tid = wp.tid()
-            a[tid] *= gain
+            a[tid] *= gain[0]
             p = float(1.0)
             for i in range(n):
                 p *= a[i]
@@ -179,7 +179,7 @@ def test_file_without_warp_is_skipped():
 
 
 def test_wp_is_assumed_for_a_snippet_without_its_import():
-    src = "@wp.kernel\ndef k(a: wp.array(dtype=float), s: float):\n    i = wp.tid()\n    a[i] /= s\n"
+    src = "@wp.kernel\ndef k(a: wp.array(dtype=float), s: wp.array(dtype=float)):\n    i = wp.tid()\n    a[i] /= s[0]\n"
     assert [f.code for f in lint_source(src, "snippet.py")] == ["TW301"]
 
 
@@ -189,9 +189,9 @@ def test_kernel_registered_by_call_instead_of_decorator():
         import warp as wp
 
 
-        def scale(a: wp.array(dtype=float), s: float):
+        def scale(a: wp.array(dtype=float), s: wp.array(dtype=float)):
             i = wp.tid()
-            a[i] *= s
+            a[i] *= s[0]
 
 
         scale_kernel = wp.kernel(scale)

@@ -57,9 +57,9 @@ def test_from_import_kernel_and_func_with_array_param():
 
 
         @kernel
-        def step(x: wp.array(dtype=wp.vec3), s: float):
+        def step(x: wp.array(dtype=wp.vec3), s: wp.array(dtype=float)):
             tid = wp.tid()
-            x[tid].y *= s
+            x[tid].y *= s[0]
         """
     )
     assert [(f.location.line, f.data["kernel"]) for f in found] == [(8, "scale_in_place"), (14, "step")]
@@ -78,9 +78,9 @@ def test_struct_array_field():
 
 
         @wp.kernel
-        def shrink(state: State, s: float):
+        def shrink(state: State, s: wp.array(dtype=float)):
             tid = wp.tid()
-            state.q[tid] *= s
+            state.q[tid] *= s[tid]
         """
     )
     assert [(f.location.line, f.data["array"]) for f in found] == [(14, "state.q")]
@@ -122,9 +122,10 @@ def test_benign_lookalikes_are_silent():
     ) == []
 
 
-def test_factor_fixed_at_compile_time_is_not_reported():
-    """``obs[i] *= 0.01`` (percent to fraction) or by a module constant: only the factor's adjoint needs the
-    old element, and a compile-time number has none; a factor read from an array still is."""
+def test_factor_no_returned_gradient_flows_into_is_not_reported():
+    """``obs[i] *= 0.01`` (percent to fraction), by a module constant or by a kernel's float argument: only the
+    factor's adjoint needs the old element, and nobody reads that one; a factor read from an array still
+    is reported (and a ``@wp.func``'s float parameter: its adjoint goes back to the caller)."""
     found = lint(
         """
         import warp as wp
@@ -133,12 +134,18 @@ def test_factor_fixed_at_compile_time_is_not_reported():
 
 
         @wp.kernel
-        def convert(obs: wp.array(dtype=float), w: wp.array(dtype=float)):
+        def convert(obs: wp.array(dtype=float), w: wp.array(dtype=float), gain: float):
             i = wp.tid()
             obs[i] *= 0.01
             obs[i] /= SCALE
             obs[i] *= -2.0 * SCALE
+            obs[i] *= gain * SCALE
             obs[i] *= w[i]
+
+
+        @wp.func
+        def rescale(obs: wp.array(dtype=float), i: int, gain: float):
+            obs[i] *= gain
         """
     )
-    assert [f.location.line for f in found] == [13]
+    assert [f.location.line for f in found] == [14, 19]

@@ -5,8 +5,9 @@ in-place multiply or divide overwrites the element without keeping the old
 value, so the backward pass gets a wrong gradient ("In-Place Math
 Operations" in Warp's Differentiability guide; Warp only says so with
 ``LOG_DEBUG``).  Local scalars (``s *= 2.0``) are SSA values Warp handles,
-so only array elements are reported, and not by a number fixed at compile
-time (a literal, a module constant: no adjoint needs the old element then).
+so only array elements are reported, and not by a factor no returned
+gradient flows into (a literal, a module constant, a kernel's value
+parameter: no adjoint anyone reads needs the old element then).
 """
 
 from __future__ import annotations
@@ -35,9 +36,9 @@ def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
         if op is None:
             continue
         array = _array_element_of(aug.target, fn, ctx)
-        if array is None or _compile_time(aug.value, ctx):
-            # ``a[i] *= 0.01``: only the factor's adjoint needs the old element, and a number fixed at
-            # compile time has none.
+        if array is None or _no_gradient(aug.value, ctx, fn):
+            # ``a[i] *= 0.01``, ``a[i] *= damping`` (a kernel's float argument): only the factor's adjoint
+            # needs the old element, and this factor's is never handed back.
             continue
         kind = "kernel" if fn.kind == "kernel" else "function"
         yield findings.make(
@@ -50,13 +51,14 @@ def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
         )
 
 
-def _compile_time(node: ast.expr, ctx: FileContext) -> bool:
-    """A number fixed at compile time: literals and module constants combined (``-2.0 * SCALE``)."""
+def _no_gradient(node: ast.expr, ctx: FileContext, fn: WarpFunction) -> bool:
+    """A factor no returned gradient flows into: literals, module constants and a kernel's value
+    parameters, combined (``-2.0 * SCALE``, ``dt * damping``)."""
     if isinstance(node, ast.BinOp):
-        return _compile_time(node.left, ctx) and _compile_time(node.right, ctx)
+        return _no_gradient(node.left, ctx, fn) and _no_gradient(node.right, ctx, fn)
     if isinstance(node, ast.UnaryOp):
-        return _compile_time(node.operand, ctx)
-    return ctx.is_constant(node)
+        return _no_gradient(node.operand, ctx, fn)
+    return ctx.is_invariant(node, fn)
 
 
 def _array_element_of(target: ast.expr, fn: WarpFunction, ctx: FileContext) -> Optional[str]:
