@@ -515,3 +515,13 @@ def test_an_in_place_product_by_a_compile_time_number_is_marked():
         """), 1, {"SCALE": 100.0})
     assert [(h.line, h.op, h.constant_factor) for h in access.intra] == [
         (3, "*=", True), (4, "/=", True), (5, "*=", False)]
+
+
+def test_a_record_func_backward_is_counted_as_not_checked(python):
+    """A hand-written backward recorded with Tape.record_func has host code for its forward, which the check
+    cannot rerun: the summary says it was skipped and why, and it never counts as passed."""
+    script = EXAMPLES / "gallery" / "correct_record_func_solve.py"
+    result = asyncio.run(run_probe(RunRequest(script=str(script), python=python, check_launches=True)))
+    assert result.outcome == "ok"
+    reasons = result.launch_checks["skip_reasons"]
+    assert any(reason.startswith("Tape.record_func backward") and n >= 1 for reason, n in reasons.items()), reasons
