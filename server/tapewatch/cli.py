@@ -15,6 +15,7 @@ import sys
 from typing import List, Optional
 
 from . import __version__, defaults
+from .report.escape import terminal
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_TOOL = 0, 1, 2
 
@@ -183,12 +184,14 @@ def check(ns) -> int:
     if ns.cwd and not os.path.isdir(ns.cwd):
         print("tapewatch: --cwd %s is not a directory" % ns.cwd, file=sys.stderr)
         return EXIT_TOOL
-    scripts, problems = collect_scripts(ns.scripts)
-    for problem in problems:
-        print("tapewatch: %s" % problem, file=sys.stderr)
+    notes: List[str] = []
+    scripts, problems = collect_scripts(ns.scripts, notes)
+    for line in notes + problems:
+        print(terminal("tapewatch: %s" % line), file=sys.stderr)
     if problems or not scripts:
         if not scripts and not problems:
-            print("tapewatch: no script that records a wp.Tape in %s" % " ".join(ns.scripts), file=sys.stderr)
+            print(terminal("tapewatch: no script that records a wp.Tape in %s" % " ".join(ns.scripts)),
+                  file=sys.stderr)
         return EXIT_TOOL
     if len(scripts) > 1 and (ns.args or ns.baseline):
         print("tapewatch: script arguments (after --) and --baseline need a single script", file=sys.stderr)
@@ -250,22 +253,35 @@ def check(ns) -> int:
     return max(_exit_status(r) for r in results)
 
 
-def collect_scripts(paths: List[str]) -> tuple:
-    """Files as given; folders searched for scripts that record a tape (not helpers, ``_*.py``)."""
-    from .spawn import is_harness  # noqa: PLC0415
+def collect_scripts(paths: List[str], notes: Optional[List[str]] = None) -> tuple:
+    """Files as given; folders searched for scripts that record a tape (not helpers, ``_*.py``).
+
+    Only regular files are read: in a folder, a FIFO, a socket or a device named ``*.py`` is never
+    opened (a FIFO would block for good) and goes to ``notes``, as does a symbolic link to nothing;
+    named on the command line, either is a problem."""
+    from .spawn import is_harness, regular_file  # noqa: PLC0415
 
     scripts, problems = [], []
     for path in paths:
-        if os.path.isfile(path):
-            scripts.append(path)
-        elif os.path.isdir(path):
+        if os.path.isdir(path):
             for folder, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")) and d not in ("node_modules",))
                 for name in sorted(files):
                     full = os.path.join(folder, name)
-                    if name.endswith(".py") and not name.startswith("_") and \
-                            (is_harness(full) or _records_a_tape(full)):
+                    if not name.endswith(".py") or name.startswith("_"):
+                        continue
+                    why = regular_file(full)
+                    if why:
+                        if notes is not None:
+                            notes.append("skipped %s: %s" % (full, why))
+                    elif is_harness(full) or _records_a_tape(full):
                         scripts.append(full)
+        elif os.path.lexists(path):
+            why = regular_file(path)
+            if why:
+                problems.append("%s: %s" % (path, why))
+            else:
+                scripts.append(path)
         else:
             problems.append("no such file or folder: %s" % path)
     seen: set = set()
@@ -274,11 +290,9 @@ def collect_scripts(paths: List[str]) -> tuple:
 
 
 def _records_a_tape(path: str) -> bool:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read(1 << 20)
-    except OSError:
-        return False
+    from .spawn import read_head  # noqa: PLC0415
+
+    text = read_head(path, 1 << 20).decode("utf-8", "replace")
     return "Tape(" in text and ".backward(" in text
 
 

@@ -106,6 +106,8 @@ _ALL = [
     Code("TW909", "script-not-found", "error", "The script does not exist or cannot be read"),
     Code("TW910", "internal-error", "warning",
          "Something inside Tapewatch failed during the run: results may be incomplete"),
+    Code("TW911", "file-not-linted", "error",
+         "A file could not be read as Python (syntax error, encoding, NUL byte, too deep, not a file): not linted"),
 ]
 
 CODES: Dict[str, Code] = {c.code: c for c in _ALL}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -68,6 +69,45 @@ def probe_pythonpath() -> str:
     return link_root
 
 
+def regular_file(path: str) -> str:
+    """Why ``path`` is not a regular file to read ("" when it is one): never opens it."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "a symbolic link to a missing file" if os.path.islink(path) else "no such file"
+    except OSError as exc:
+        return "cannot be looked at (%s)" % (exc.strerror or exc)
+    if stat.S_ISREG(mode):
+        return ""
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+    return "not a regular file (%s)" % next((name for test, name in kinds if test(mode)), "not a plain file")
+
+
+def read_head(path: str, size: int) -> bytes:
+    """The first ``size`` bytes of a regular file (b"" for anything else, or on an error): a FIFO
+    is opened without blocking and never read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return b""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b""
+        parts, left = [], size
+        while left > 0:
+            block = os.read(fd, left)
+            if not block:
+                break
+            parts.append(block)
+            left -= len(block)
+        return b"".join(parts)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
 HARNESS_HEADER = b"# tapewatch-harness-for: "
 
 
@@ -77,11 +117,7 @@ def is_harness(script: str) -> bool:
     Only the harness's own header counts: a *comment* near the top that starts with the
     marker (the same text in a docstring or a string does not).
     """
-    try:
-        with open(script, "rb") as f:
-            head = f.read(4096)
-    except OSError:
-        return False
+    head = read_head(script, 4096)
     if HARNESS_HEADER not in head:
         return False
     marker = HARNESS_HEADER.decode().strip()
