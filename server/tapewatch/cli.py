@@ -163,19 +163,24 @@ def show_history(ns) -> int:
 
     from . import evidence  # noqa: PLC0415
 
-    runs = evidence.history(ns.script)
+    problems: list = []
+    runs = evidence.history(ns.script, problems=problems)
+    for path, why in problems:
+        print(terminal("tapewatch: skipped %s: %s" % (os.path.relpath(path), why.replace(path, "it", 1))),
+              file=sys.stderr)
+    status = EXIT_TOOL if problems else EXIT_CLEAN
     if ns.format == "json":
         print(json.dumps([dict(data, file=path) for path, data in runs], indent=1))
-        return EXIT_CLEAN
+        return status
     if not runs:
-        print("tapewatch: no kept runs of %s (runs are kept under %s)" % (ns.script, evidence.FOLDER))
-        return EXIT_CLEAN
+        print(terminal("tapewatch: no kept runs of %s (runs are kept under %s)" % (ns.script, evidence.FOLDER)))
+        return status
     for path, data in runs:
         counts = data.get("counts") or {}
-        print("%s  %-8s  %d errors, %d warnings  Warp %s on %s  script %s  %s" % (
+        print(terminal("%s  %-8s  %d errors, %d warnings  Warp %s on %s  script %s  %s" % (
             data.get("time"), data.get("status"), counts.get("error", 0), counts.get("warning", 0),
-            data.get("warp_version"), data.get("device"), data.get("script_hash"), os.path.relpath(path)))
-    return EXIT_CLEAN
+            data.get("warp_version"), data.get("device"), data.get("script_hash"), os.path.relpath(path))))
+    return status
 
 
 def check(ns) -> int:
@@ -205,8 +210,12 @@ def check(ns) -> int:
 
         try:
             baseline = evidence.load(ns.baseline)
-        except (OSError, ValueError) as exc:
-            print("tapewatch: --baseline: %s" % exc, file=sys.stderr)
+        except OSError as exc:
+            print(terminal("tapewatch: --baseline: %s cannot be read (%s)" % (ns.baseline, exc.strerror or exc)),
+                  file=sys.stderr)
+            return EXIT_TOOL
+        except evidence.EvidenceError as exc:
+            print(terminal("tapewatch: --baseline: %s" % exc), file=sys.stderr)
             return EXIT_TOOL
     requests = [RunRequest(script=script, python=ns.python, device=ns.device, timeout=ns.timeout,
                            cwd=ns.cwd, args=ns.args, graph=not ns.no_graph, check_launches=ns.check_launches,
@@ -245,9 +254,14 @@ def check(ns) -> int:
         from . import evidence  # noqa: PLC0415
 
         for result in results:
-            kept = None if result.tool_failed else evidence.save(result)
+            if result.tool_failed:
+                continue
+            kept, why = evidence.keep(result)
             if kept:
-                err.write("tapewatch: this run is kept as %s\n" % os.path.relpath(kept))
+                err.write(terminal("tapewatch: this run is kept as %s" % os.path.relpath(kept)) + "\n")
+            else:
+                err.write(terminal("tapewatch: %s: this run could not be kept under %s (%s); the report above "
+                                   "stands" % (os.path.basename(result.script), evidence.FOLDER, why)) + "\n")
     if baseline is not None:
         return _report_baseline(baseline, results[0], err)
     return max(_exit_status(r) for r in results)
@@ -374,14 +388,14 @@ def _report_baseline(baseline: dict, result, err) -> int:
     from . import evidence  # noqa: PLC0415
 
     diff = evidence.compare(baseline, result.findings, evidence.project_root(result.script))
-    err.write("tapewatch: against the run of %s: %d new, %d fixed, %d unchanged\n"
-              % (baseline.get("time"), len(diff["new"]), len(diff["fixed"]), len(diff["unchanged"])))
+    err.write(terminal("tapewatch: against the run of %s: %d new, %d fixed, %d unchanged"
+                       % (baseline.get("time"), len(diff["new"]), len(diff["fixed"]), len(diff["unchanged"]))) + "\n")
     for label in ("new", "fixed"):
         for obj in diff[label]:
-            err.write("  %s %s %s:%s %s\n" % (label, obj.get("code"), obj.get("path"), obj.get("line"),
-                                              str(obj.get("message", ""))[:160]))
+            err.write(terminal("  %s %s %s:%s %s" % (label, obj.get("code"), obj.get("path"), obj.get("line"),
+                                                    str(obj.get("message", ""))[:160])) + "\n")
     for move in diff["fd"]:
-        err.write("  FD error of %s: %.3g -> %.3g\n" % (move["key"][2], move["before"], move["after"]))
+        err.write(terminal("  FD error of %s: %.3g -> %.3g" % (move["key"][2], move["before"], move["after"])) + "\n")
     if result.tool_failed:
         return EXIT_TOOL
     new_problems = [o for o in diff["new"] if o.get("severity") in ("error", "warning")]

@@ -2,7 +2,10 @@
 
 URIs are percent-encoded; columns are converted from Tapewatch's UTF-8 byte
 offsets to Unicode code points (``columnKind: unicodeCodePoints``).  An
-unknown code or a relative path never breaks the report.
+unknown code or a relative path never breaks the report.  Message texts are
+plain text with their literal ``[`` / ``]`` escaped (SARIF 2.1.0 §3.11.6: a
+viewer would take ``[text](target)`` from a file name or an exception for an
+embedded link).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from .. import __version__, codes
 from ..model import Finding, Location
 from ..runner import RunResult
 from ..json_layout import dumps
+from .escape import sarif_text
 
 _LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint": "note"}
 
@@ -49,7 +53,7 @@ def _code_points(path: str, line: int, byte_column: int) -> int:
 
 def _physical(loc: Location, base: Optional[str]) -> dict:
     region = {"startLine": max(1, loc.line), "startColumn": _code_points(loc.path, loc.line, loc.column)}
-    if loc.end_line:
+    if loc.end_line and loc.end_line >= max(1, loc.line):
         region["endLine"] = loc.end_line
     if loc.end_column:
         region["endColumn"] = _code_points(loc.path, loc.end_line or loc.line, loc.end_column)
@@ -97,14 +101,14 @@ def findings_to_sarif(findings: List[Finding], base: Optional[str] = None, prope
             "ruleId": f.code,
             "ruleIndex": used.index(f.code),
             "level": _LEVEL.get(f.severity, "warning"),
-            "message": {"text": f.message},
+            "message": {"text": sarif_text(f.message)},
             "occurrenceCount": f.count,
         }
         if f.location is not None:
             entry["locations"] = [_physical(f.location, base)]
         if f.related:
             entry["relatedLocations"] = [
-                dict(_physical(r.location, base), id=i, message={"text": r.message})
+                dict(_physical(r.location, base), id=i, message={"text": sarif_text(r.message)})
                 for i, r in enumerate(f.related)
             ]
         results.append(entry)

@@ -2,6 +2,10 @@
 
 Related locations are indented under their finding, so editors and
 terminals that link ``path:line:col`` make every one of them clickable.
+
+Every line goes through ``escape.terminal``: file names and messages (which
+quote exception text and the script's output) are the user's, and a control
+character in them must not reach the terminal as a command.
 """
 
 from __future__ import annotations
@@ -11,6 +15,9 @@ from typing import Optional
 
 from ..model import Finding, Location
 from ..runner import RunResult
+from .escape import terminal
+
+__all__ = ["finding_lines", "terminal", "to_text"]
 
 
 def _where(loc: Optional[Location], base: Optional[str]) -> str:
@@ -21,17 +28,17 @@ def _where(loc: Optional[Location], base: Optional[str]) -> str:
         rel = os.path.relpath(path, base)
         if not rel.startswith(".."):
             path = rel
-    return "%s:%d:%d" % (path, loc.line, loc.column)
+    return "%s:%d:%d" % (path, max(1, loc.line), max(1, loc.column))
 
 
 def finding_lines(f: Finding, base: Optional[str] = None) -> list:
     count = " (x%d)" % f.count if f.count > 1 else ""
-    message_lines = f.message.splitlines() or [""]
+    message_lines = [line[:-1] if line.endswith("\r") else line for line in f.message.split("\n")]
     lines = ["%s: %s %s: %s%s" % (_where(f.location, base), f.severity, f.code, message_lines[0], count)]
     lines += ["    " + extra for extra in message_lines[1:]]
     for r in f.related:
         lines.append("    %s: note: %s" % (_where(r.location, base), r.message))
-    return lines
+    return [terminal(line) for line in lines]
 
 
 MAX_PER_CODE = 20  # findings printed per code; JSON and SARIF keep every one
@@ -64,4 +71,4 @@ def to_text(result: RunResult, base: Optional[str] = None, max_per_code: int = M
            result.seconds, ", ".join(parts) or "no findings", result.exit_code,
            "; results may be incomplete (internal error, see TW910)" if result.incomplete else "")
     )
-    return "\n".join(lines) + "\n"
+    return "\n".join(terminal(line) for line in lines) + "\n"
