@@ -19,9 +19,8 @@ import os
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from . import codes, lint_cache
+from .installed import is_installed
 from .model import Finding, Location, Related
-
-LIBRARY_PARTS = ("site-packages", "dist-packages")
 
 
 def involved_files(script: str, kernels: Iterable[dict], findings: Iterable[Finding]) -> List[str]:
@@ -37,7 +36,7 @@ def involved_files(script: str, kernels: Iterable[dict], findings: Iterable[Find
     out, seen = [], set()
     for p in paths:
         p = os.path.abspath(p)
-        if p in seen or not p.endswith(".py") or not os.path.isfile(p) or _is_library(p):
+        if p in seen or not p.endswith(".py") or not os.path.isfile(p) or (_is_library(p) and p != paths[0]):
             continue
         seen.add(p)
         out.append(p)
@@ -179,8 +178,8 @@ def explain_launch_failures(kernels: List[dict], runtime: List[Finding], lints: 
 
 
 def _is_library(path: str) -> bool:
-    parts = path.split(os.sep)
-    return any(p in LIBRARY_PARTS for p in parts)
+    """Installed code (``installed.is_installed``): never linted, except the script itself."""
+    return is_installed(path)
 
 
 def _enclosing_defs(source: bytes):

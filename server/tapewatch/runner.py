@@ -59,6 +59,8 @@ class RunResult:
     # (kernel's file, kernel's name) -> the statuses of its per-launch checks ("pass", "fail"...)
     kernel_checks: Dict[Tuple[str, str], Set[str]] = field(default_factory=dict)
     kernels: List[dict] = field(default_factory=list)  # the kernels the run launched (``kernels`` event)
+    # What the probe could not measure, and why: ``[{"what", "reason", "count"}]`` (a graph capture...).
+    not_measured: List[dict] = field(default_factory=list)
 
     @property
     def incomplete(self) -> bool:
@@ -102,6 +104,7 @@ class RunResult:
             "tapes": len(self.tapes),
             "incomplete": self.incomplete,
             "launch_checks": self.launch_checks,
+            "not_measured": self.not_measured,
             "failure": self.failure(),
         }
 
@@ -205,7 +208,7 @@ async def run_probe(
     result.exit_code = proc.returncode
     result.seconds = time.perf_counter() - began
     result.stderr_tail = tails["stderr"].text()
-    collector.finish(proc.returncode, tails["stderr"].text())
+    collector.finish(proc.returncode, tails["stderr"].text(), tails["stdout"].text())
     if req.lint and not result.tool_failed and not is_harness(req.script):
         from .run_lints import lint_run  # noqa: PLC0415
 
@@ -396,30 +399,37 @@ class _EventCollector:
                 r.kernel_checks.setdefault(key, set()).add(str(event.get("status")))
         elif kind == "kernels":
             r.kernels = [k for k in event["kernels"] if isinstance(k, dict)]
+        elif kind == "not_measured":
+            r.not_measured = [dict(what=str(i.get("what", "")), reason=str(i.get("reason", "")),
+                                   count=int(i.get("count", 0) or 0))
+                              for i in event.get("items") or [] if isinstance(i, dict)]
 
-    def finish(self, returncode: Optional[int], stderr_tail: str) -> None:
+    def finish(self, returncode: Optional[int], stderr_tail: str, stdout_tail: str = "") -> None:
+        """The process exited with ``returncode``: its exit status wins over what its events said.
+
+        No ``end`` event, or a death by a signal whatever was written before it (an ``end`` line can
+        be forged, and a crash at interpreter shutdown comes after the real one): TW906."""
         r = self.result
         if self.garbage:
             r.findings.append(codes.tool_finding(
                 "TW907", "%d unreadable line(s) arrived on the event channel (first: %r); they were ignored."
                 % (self.garbage, self.garbage_sample)))
-        if not self.ended and r.outcome not in ("timeout", "cancelled"):
+        signalled = returncode is not None and returncode < 0
+        if (not self.ended or signalled) and r.outcome not in ("timeout", "cancelled"):
             r.outcome = "crashed"
-            # Warp's start-up notices (no CUDA driver...) are not the cause: leave them out of the excerpt.
-            tail = [line for line in stderr_tail.strip().splitlines()
-                    if not _NOISE.search(line)][-12:]
             how = "ended (exit status %s)" % returncode
-            if returncode is not None and returncode < 0:
+            if signalled:
                 try:
                     name = signal.Signals(-returncode).name
                 except ValueError:
                     name = "signal %d" % -returncode
                 how = "was killed by %s%s" % (name, " (a crash in native code: a kernel, a library)"
                                               if name in ("SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE") else "")
+            when = " after the probe reported the end of the run" if self.ended else " without a result from the probe"
             r.findings.append(codes.tool_finding(
-                "TW906", "The script's process %s without a result from the probe. Last output:\n%s"
-                % (how, "\n".join(tail) or "(none)"), location=Location(r.script, 1, 1),
-                stderr=stderr_tail[-4000:], exit_status=returncode))
+                "TW906", "The script's process %s%s. Last output:\n%s"
+                % (how, when, _last_output(stderr_tail, stdout_tail)), location=Location(r.script, 1, 1),
+                stderr=stderr_tail[-4000:], stdout=stdout_tail[-4000:], exit_status=returncode))
         for n, text in enumerate(self.probe_errors, start=1):
             finding = codes.tool_finding(
                 "TW910", "Internal error in Tapewatch: results may be incomplete. %s"
@@ -460,6 +470,20 @@ def _buffered_line(reader: asyncio.StreamReader) -> bool:
     """A whole line (or the end) is already in the reader's buffer."""
     buffer = getattr(reader, "_buffer", None)
     return buffer is None or b"\n" in buffer or reader.at_eof()
+
+
+def _last_output(stderr_tail: str, stdout_tail: str, lines: int = 12) -> str:
+    """The last lines the script wrote, for TW906: its stderr (Warp's start-up notices left out, they are
+    not the cause), and its stdout too when that is where it said something."""
+    def tail(text: str) -> List[str]:
+        return [line for line in text.strip().splitlines() if not _NOISE.search(line)][-lines:]
+
+    err, out = tail(stderr_tail), tail(stdout_tail)
+    if err and out:
+        return "\n".join(["(stderr)"] + err + ["(stdout)"] + out)
+    if out:
+        return "\n".join(["(stdout)"] + out)
+    return "\n".join(err) or "(none on stdout or stderr)"
 
 
 class _Tail:

@@ -3,6 +3,10 @@
 ``examples/gallery`` holds several programs per bug class and correct
 look-alikes; ``# expect: TWnnn`` marks a warning or error, ``# note: TWnnn``
 an information finding, ``# lint: TWnnn`` a static lint (see test_gallery).
+``expect@cpu:`` / ``expect@cuda:`` hold on that device only, each with a
+sentence why (a CPU array's ``.numpy()`` is a view, a CUDA array's a copy).
+``# tapewatch-test: warp>=1.19`` keeps a program off the oldest Warp (graph
+capture on the CPU came with 1.19).
 """
 
 from __future__ import annotations
@@ -16,11 +20,12 @@ from conftest import EXAMPLES, WARP_PYTHONS
 
 GALLERY = EXAMPLES / "gallery"
 PROGRAMS = sorted(p.name for p in GALLERY.glob("*.py") if not p.name.startswith("_"))
-# ``expect[prog_a,prog_b]: TWnnn`` in a helper module: only for those programs.
-_MARK = re.compile(r"\b(expect|note|lint)(?:\[([\w,]+)\])?:\s*(TW\d{3})")
+# ``expect[prog_a,prog_b]: TWnnn`` in a helper module: only for those programs; ``expect@cuda:`` on one device.
+_MARK = re.compile(r"\b(expect|note|lint)(?:@(cpu|cuda))?(?:\[([\w,]+)\])?:\s*(TW\d{3})")
+NEWEST_ONLY = "tapewatch-test: warp>=1.19"
 
 
-def wanted(script: Path):
+def wanted(script: Path, device: str = "cpu"):
     """{(file, code, line)} for warnings/errors and for information, from the program and its helpers."""
     files = [script] + sorted(GALLERY.glob("_*.py"))
     imported = set(re.findall(r"^\s*(?:from|import)\s+(_\w+)", script.read_text(), re.M))
@@ -29,7 +34,9 @@ def wanted(script: Path):
         if path != script and path.stem not in imported:
             continue
         for number, line in enumerate(path.read_text().splitlines(), start=1):
-            for kind, only, code in _MARK.findall(line):
+            for kind, on, only, code in _MARK.findall(line):
+                if on and not device.startswith(on):
+                    continue
                 if not only or script.stem in only.split(","):
                     marks[kind].add((path.name, code, number))
     return marks
@@ -51,7 +58,7 @@ def runs(programs=None, prefix=""):
     for program in PROGRAMS if programs is None else programs:
         yield pytest.param(newest.values[0], prefix + program, marks=newest.marks,
                            id="%s-%s" % (newest.id, program))
-        if shape(program) in seen:
+        if shape(program) in seen or NEWEST_ONLY in (GALLERY / program).read_text():
             continue
         seen.add(shape(program))
         for old in older:

@@ -99,6 +99,7 @@ def _run(ns, channel: EventChannel) -> int:
         channel.emit("end", status=1, outcome="syntax-error")
         return 1
 
+    frames.user_script(script)  # the user's, wherever it lives (inside Warp's own examples too)
     # The tracker must be on before the user's kernels are defined/loaded.
     startup.track(wp)
     device = ns.device

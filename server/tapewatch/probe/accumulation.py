@@ -25,7 +25,7 @@ from typing import List, Optional, Tuple
 
 from .. import codes
 from ..model import Finding, Location, Related
-from . import related as rel
+from . import related as rel, warp_seams
 from .overwrites import method_object_name
 from .sites import Site
 
@@ -38,10 +38,14 @@ class AccumulationCheck:
         self.tracker = tracker
         self.serial = 0  # backward() calls seen
 
-    def before(self, tape) -> list:
-        """Check the tape's parameters; returns them for ``after`` (backward adds no launch)."""
-        site = None
-        leaves = self._leaves(tape)
+    def before(self, tape, site: Optional[Site] = None, unless_zeroed: frozenset = frozenset(),
+               replayed: bool = False) -> list:
+        """Check the tape's parameters; returns them for ``after`` (backward adds no launch).
+
+        ``site`` is the backward() (a graph's replay passes the one its capture recorded); gradients in
+        ``unless_zeroed`` are zeroed by the replayed graph itself before its backward (``replayed``: a
+        graph replay, not a backward() the program called)."""
+        leaves = [leaf for leaf in self.leaves(tape) if id(leaf[0].grad) not in unless_zeroed]
         for arr, record, access in leaves:
             mark = arr.__dict__.get("_tw_grad_mark")
             if mark is None:
@@ -54,12 +58,12 @@ class AccumulationCheck:
                 matches = zeroed is not None and zeroed[0] == serial
                 self._report(arr, record, access, site, previous, tape.__dict__.get("_tw_empty_zero"),
                              zeroed[1] if matches else None, matches and len(zeroed) > 2,
-                             _state_site(tape))
+                             _state_site(tape), replayed=replayed)
         return leaves
 
-    def after(self, tape, leaves: list) -> None:
+    def after(self, tape, leaves: list, site: Optional[Site] = None) -> None:
         self.serial += 1
-        where = Site.here().location((".backward", "backward"))
+        where = (site or Site.here()).location((".backward", "backward"))
         for arr, _, _ in leaves:
             arr.__dict__["_tw_grad_mark"] = (_sum(arr.grad), _sum(arr), where, self.serial)
         # Every gradient of the tape, to tell which one a later zero_() zeroed.
@@ -69,7 +73,7 @@ class AccumulationCheck:
             grad.__dict__["_tw_grad_of_backward"] = self.serial
             grad.__dict__["_tw_filled_at"] = filled_at  # launches made before this backward filled it (TW205)
 
-    def _leaves(self, tape) -> list:
+    def leaves(self, tape) -> list:
         state = tape.__dict__.get("_tw_state")
         if state is None:
             return []
@@ -77,7 +81,7 @@ class AccumulationCheck:
                 if getattr(arr, "grad", None) is not None and getattr(arr, "size", 0) <= MAX_ELEMENTS]
 
     def _report(self, arr, record, access, site: Site, previous, empty_zero=None, other_zero=None,
-                again_zero=False, created: Optional[Site] = None) -> None:
+                again_zero=False, created: Optional[Site] = None, replayed: bool = False) -> None:
         registry = self.tracker.registry
         what = registry.attempt("naming a parameter", lambda: record.access_name(access)) or \
             record.access_label(access)
@@ -127,6 +131,12 @@ class AccumulationCheck:
                     message = ("This loop zeroes the gradients of `%s` only, not `%s.grad`: " % (part[1], what)
                                + stale + " Loop over every parameter (tape.zero() zeroes every gradient the tape "
                                "recorded).")
+        elif replayed:
+            # A backward recorded in a graph capture runs at every wp.capture_launch: the graph (or the
+            # code between replays) must zero, and the backward in the capture is where that belongs.
+            message = ("This backward() was captured in a graph that is replayed (`wp.capture_launch`), and nothing "
+                       "zeroes `%s.grad` between replays: " % what + stale + " Zero the gradients in a captured "
+                       "graph after the update (`tape.zero()`), or before each replay.")
         else:
             held = registry.attempt("finding where the tape was replaced", lambda: _replaced_tape(created))
             if held is not None:
@@ -167,6 +177,8 @@ def _sum(arr) -> float:
     import numpy as np  # noqa: PLC0415
 
     try:
-        return float(np.sum(arr.numpy(), dtype=np.float64))
+        return float(np.sum(warp_seams.host_values(arr), dtype=np.float64))
+    except warp_seams.CaptureInProgress:
+        raise
     except Exception:  # an array NumPy cannot view: never a match
         return float("nan")

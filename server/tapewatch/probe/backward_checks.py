@@ -22,6 +22,7 @@ from typing import Callable, Optional
 from . import warp_seams
 from .accumulation import AccumulationCheck
 from .adjoint_disabled import DisabledAdjoint, launch_key
+from .captured import CapturedChecks
 from .launch_check import LaunchCheck
 from .nonfinite import NonfiniteCheck, grad_arrays, grads_arg, loss_arg, reseedable
 from .sites import Site
@@ -44,6 +45,7 @@ class BackwardChecks:
         self.launches = LaunchCheck(wp, tracker, self)
         self.nonfinite = NonfiniteCheck(wp, tracker, self)
         self.accumulation = AccumulationCheck(wp, tracker)
+        self.replays = CapturedChecks(wp, tracker, self)
         self._elements_read = 0
         self._sampled_out = 0
         self._calls: dict = {}
@@ -56,33 +58,30 @@ class BackwardChecks:
         site = Site.here()
         pending: dict = {"site": site}
         state = tape.__dict__.get("_tw_state")
-        capturing = bool(registry.attempt("checking for a CUDA graph capture", lambda: self._capturing(tape), False))
+        capturing = bool(registry.attempt("checking for a graph capture", lambda: self.tracker.capturing, False))
         if state is not None:
             state.backward_site = site
             # Sensors first: a NumPy-view write is explained by a Warp write still pending here.
-            # During a CUDA graph capture no value may be read back (it would break the capture):
-            # sensors that measure values stand aside (``tracker.capturing``).
-            self.tracker.capturing = capturing
-            try:
-                for sensor in self.tracker.sensors:
-                    if hasattr(sensor, "before_backward"):
-                        registry.attempt("checking before backward()",
-                                         lambda: sensor.before_backward(tape, state, site, args, kwargs))
-            finally:
-                self.tracker.capturing = False
+            # During a graph capture no value may be read back (it would break the capture): a sensor
+            # that measures values is counted as not measured (``warp_seams.host_values``).
+            for sensor in self.tracker.sensors:
+                if hasattr(sensor, "before_backward"):
+                    registry.attempt("checking before backward() (%s)" % _named(sensor),
+                                     lambda: sensor.before_backward(tape, state, site, args, kwargs))
         if state is not None and state.pending_writes:
             registry.attempt("reporting writes made before backward()",
                              lambda: overwrites.report_pending_writes(self.tracker, state, site))
             state.pending_writes = []
+        records = self.records(tape)
+        registry.attempt("checking kernels without adjoint",
+                         lambda: self.disabled.check(tape, records, _seeds(args, kwargs)))
         if capturing:
+            # Values exist only once the graph runs: the value checks wait for its first replay.
             pending["capturing"] = True
             return pending
         if state is not None:
             registry.attempt("measuring whether overwrites change the gradient",
                              lambda: self.tracker.read_replay.check(tape, state, self))
-        records = self.records(tape)
-        registry.attempt("checking kernels without adjoint",
-                         lambda: self.disabled.check(tape, records, _seeds(args, kwargs)))
         pending["leaves"] = registry.attempt("checking gradient accumulation",
                                              lambda: self.accumulation.before(tape), None)
         if self.check_launches:
@@ -97,6 +96,8 @@ class BackwardChecks:
     def after_backward(self, tape, args, kwargs, orig_backward, pending: dict) -> None:
         registry = self.tracker.registry
         if pending.get("capturing"):
+            registry.attempt("keeping the checks for the graph's first replay", lambda: self.replays.defer(
+                tape, args, kwargs, orig_backward, pending["site"], self.signature(tape)))
             return
         registry.attempt("checking gradient accumulation",
                          lambda: self.accumulation.after(tape, pending.get("leaves") or []))
@@ -111,6 +112,7 @@ class BackwardChecks:
             tape, args, kwargs, orig_backward, pending, self.signature(tape)))
 
     def at_exit(self) -> None:
+        self.replays.at_exit()
         if self.check_launches:
             self.emit("launch_checks", **self.launches.summary())
         if self._sampled_out:
@@ -120,6 +122,9 @@ class BackwardChecks:
     @contextlib.contextmanager
     def quiet(self, orig_backward=None):
         """Our own work: other hooks stand aside, nothing is recorded, Warp's replayed warnings are muted."""
+        if self.tracker.capturing:
+            # Anything the checks launch, copy or read would join the user's graph or break it.
+            raise warp_seams.CaptureInProgress("the probe's own check inside a graph capture")
         was_busy, self.busy = self.busy, True
         try:
             with warp_seams.suspended_tape(self.wp), warp_seams.muted_backward_warnings(orig_backward):
@@ -136,12 +141,6 @@ class BackwardChecks:
             self._elements_read += size
             return True
         self._sampled_out += 1
-        return False
-
-    def _capturing(self, tape) -> bool:
-        """A CUDA graph capture cannot be read from: the checks stand aside."""
-        for item in warp_seams.tape_launches(tape):
-            return warp_seams.is_capturing(item.launch)
         return False
 
     def records(self, tape) -> dict:
@@ -169,3 +168,9 @@ def _seeds(args, kwargs) -> Optional[list]:
         return list(grads)
     loss = loss_arg(args, kwargs)
     return [loss] if loss is not None else None
+
+
+def _named(sensor) -> str:
+    """What a sensor checks, for "not measured" and TW910 messages: its codes, else its class."""
+    found = getattr(sensor, "CODES", None)
+    return "/".join(found) if found else type(sensor).__name__

@@ -167,7 +167,7 @@ class _Harness:
             arr = self.entry.args[source[1]]
             if isinstance(arr, wp.array):
                 try:
-                    data = arr.numpy().astype(np.float64)
+                    data = warp_seams.host_values(arr).astype(np.float64)
                     pool = data.reshape(-1, length) if length else data.reshape(-1)
                 except Exception:
                     pool = []

@@ -10,9 +10,10 @@ finite differences.
 Only what was measured is said.  Before an element counts as a failure,
 the forward and backward one-sided differences must agree with each other
 (otherwise the element sits on a kink: a clamp, min/max, abs, a bilinear
-interpolation crossing a cell), and the disagreement must exceed their spread
-(a sum over many clamps, a Monte Carlo payoff, crosses kinks at any step) and a second difference with a quarter of
-the step must agree with the first (otherwise rounding noise or a branch);
+interpolation crossing a cell), the disagreement must exceed their spread
+(a sum over many clamps, a Monte Carlo payoff, crosses kinks at any step),
+and a second difference with a quarter of the step must agree with the
+first (otherwise rounding noise or a branch);
 such elements are counted as *non-smooth* and another element is tried.
 So is a disagreement within a few times the rounding noise of the
 difference (the outputs' float spacing over the step).  Outputs the launch
@@ -38,6 +39,7 @@ EPS = {4: 1e-3, 8: 1e-6}  # relative step by float size (float16 is not checked)
 SEED = 20240611
 KINK_RTOL = 0.1  # one-sided slopes further apart than this (relative) mark a kink
 NOISE_FACTOR = 4.0  # a disagreement within this many times the rounding noise is not a measurement
+RESOLUTION_STEPS = 64.0  # a difference smaller than the adjoint at both steps is retried at this many steps
 
 
 class _Gradients:
@@ -77,7 +79,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
         c = slots.get(key)
         if c is not None and id(c) not in read_copies:
             c.zero_()
-    saved = {id(c): c.numpy().copy() for c in copies.values()}
+    saved = {id(c): warp_seams.host_values(c).copy() for c in copies.values()}
 
     def usable(key) -> bool:
         c = slots.get(key)
@@ -123,7 +125,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
             restore()
             real_launch(entry.kernel, dim=entry.dim, inputs=cin, outputs=cout, device=entry.device,
                         record_tape=False, max_blocks=entry.max_blocks, block_dim=entry.block_dim)
-            base_cache["v"] = {q: slots[q].numpy().astype(np.float64).reshape(-1) for q in outs}
+            base_cache["v"] = {q: warp_seams.host_values(slots[q]).astype(np.float64).reshape(-1) for q in outs}
         return base_cache["v"]
 
     # Output elements already non-finite at the launch's own values say nothing of any derivative (a NaN
@@ -151,7 +153,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
             device=entry.device, adjoint=True, record_tape=False, max_blocks=entry.max_blocks,
             block_dim=adjoint_block_dim,
         )
-        ad[q] = {p: slots[p].grad.numpy().astype(np.float64).reshape(-1).copy() for p in ins}
+        ad[q] = {p: warp_seams.host_values(slots[p].grad).astype(np.float64).reshape(-1).copy() for p in ins}
 
     def forward(p, j, step) -> Tuple[Dict[tuple, Any], float]:
         restore()
@@ -163,7 +165,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
         c.assign(host)
         real_launch(entry.kernel, dim=entry.dim, inputs=cin, outputs=cout, device=entry.device, record_tape=False,
                     max_blocks=entry.max_blocks, block_dim=entry.block_dim)
-        return {q: slots[q].numpy().astype(np.float64).reshape(-1) for q in outs}, float(flat[j]) - before
+        return {q: warp_seams.host_values(slots[q]).astype(np.float64).reshape(-1) for q in outs}, float(flat[j]) - before
 
     noise: Dict[tuple, float] = {}  # rounding noise of the central difference, per output
 
@@ -178,11 +180,14 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
                 # (outputs non-finite at the launch's own values have no weight: see ``finite_outputs``)
                 w, finite = weights[q], finite_outputs[q]
                 plus_q, minus_q, mid_q = (np.where(finite, v[q], 0.0) for v in (plus, minus, mid))
+                # The largest of the three values each output held: a difference smaller than its
+                # spacing is rounded away whichever side of the step it sits on.
+                held = np.maximum(np.abs(mid_q), np.maximum(np.abs(plus_q), np.abs(minus_q)))
                 out_c[q] = float(np.dot(w, plus_q - minus_q) / (dp - dm)) if dp - dm else float("nan")
                 out_f[q] = float(np.dot(w, plus_q - mid_q) / dp) if dp else float("nan")
                 out_b[q] = float(np.dot(w, mid_q - minus_q) / -dm) if dm else float("nan")
                 # Each output is stored in its own precision: a difference below its spacing is lost.
-                ulp = np.spacing(np.abs(mid_q).astype(saved[id(slots[q])].dtype)).astype(np.float64)
+                ulp = np.spacing(held.astype(saved[id(slots[q])].dtype)).astype(np.float64)
                 noise[q] = float(2.0 * np.dot(np.abs(w), ulp) / abs(dp - dm)) if dp - dm else float("inf")
         return out_c, out_f, out_b
 
@@ -201,7 +206,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
         # On a smooth function the one-sided slopes differ by O(step); at a kink by O(1).
         return abs(fwd - bwd) <= atol + KINK_RTOL * max(abs(fwd), abs(bwd))
 
-    checked = failed = nonsmooth = 0
+    checked = failed = nonsmooth = unresolved = 0
     max_abs = max_rel = worst_err = 0.0
     worst = None
     # Every compared derivative, for the picture (AD, FD and their difference per element).
@@ -254,6 +259,20 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
                     nonsmooth += 1
                     continue
                 f = f2
+                if abs(f) < abs(a) and saved[id(c)].dtype.itemsize < 8:
+                    # Smaller than the adjoint at both steps: the change may be below what float32 resolves
+                    # inside the kernel (a small derivative of a large intermediate).  A larger step must see it.
+                    wide = differences(p, j, min(step * RESOLUTION_STEPS, 0.1 * max(1.0, abs(flat_x[j]))))[0][q]
+                    if np.isfinite(wide) and close(a, wide, atol):
+                        unresolved += 1  # the default step was below float32 resolution; the wide one agrees
+                        checked += 1
+                        counted = True
+                        sample(p, q, j, a, wide, True)
+                        continue
+                    if not np.isfinite(wide) or not close(f, wide, atol):
+                        unresolved += 1  # neither step resolves it: nothing measured
+                        nonsmooth += 1
+                        continue
                 err = abs(a - f)
                 checked += 1
                 counted = True
@@ -284,7 +303,12 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
     out = {"status": status, "checked": checked, "failed": failed, "nonsmooth": nonsmooth, "max_abs": max_abs,
            "max_rel": max_rel, "worst": worst, "samples": samples,
            "cotangent": "ones" if cotangent == "ones" else "random"}
-    if status == "inconclusive":
+    if unresolved:
+        out["below_resolution"] = unresolved
+    if status == "inconclusive" and unresolved == nonsmooth:
+        out["reason"] = ("below float32 resolution: the derivatives are too small for the outputs' float32 values "
+                         "to show at any step tried, so finite differences cannot judge this launch")
+    elif status == "inconclusive":
         out["reason"] = ("every sampled element sits on a kink or in rounding noise (one-sided differences "
                          "disagree, or the difference is below the outputs' float resolution): finite "
                          "differences cannot judge this launch here")

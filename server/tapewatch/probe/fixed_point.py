@@ -188,12 +188,10 @@ def _max_change(new, old) -> Optional[tuple]:
     """(max |new - old|, max |new|) on the host; None for arrays too large to read."""
     import numpy as np  # noqa: PLC0415
 
-    from .warp_seams import array_capturing  # noqa: PLC0415
-
-    if new.size > MAX_ELEMENTS or not new.is_contiguous or not old.is_contiguous or array_capturing(new):
+    if new.size > MAX_ELEMENTS or not new.is_contiguous or not old.is_contiguous:
         return None
-    a = np.asarray(new.numpy(), dtype=np.float64)
-    b = np.asarray(old.numpy(), dtype=np.float64)
+    a = np.asarray(warp_seams.host_values(new), dtype=np.float64)
+    b = np.asarray(warp_seams.host_values(old), dtype=np.float64)
     if not (np.isfinite(a).all() and np.isfinite(b).all()):
         return None
     return float(np.max(np.abs(a - b))), float(np.max(np.abs(a)))

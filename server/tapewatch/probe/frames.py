@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import runpy as _runpy
 
+from ..installed import is_installed
 from .syntax import callee
 
 _TAPEWATCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -69,20 +70,45 @@ def show_library_frames() -> None:
 
 
 def user_root(path: str) -> None:
-    """The script's folder is the user's, even inside an installed package."""
+    """A folder of the user's (a test suite's root), even inside an installed package; a package Tapewatch
+    skips (Warp) that lies inside it is still skipped."""
     global _user_roots
     _user_roots = _user_roots + (os.path.abspath(path) + os.sep,)
     _is_user.clear()
+
+
+_user_files: frozenset = frozenset()
+
+
+def user_script(path: str) -> None:
+    """The script a run executes is the user's wherever it lives (NVIDIA's examples inside Warp's package),
+    and so is its folder unless that folder is installed code (then only the script itself)."""
+    global _user_files
+    path = os.path.abspath(path)
+    _user_files = _user_files | {path}
+    folder = os.path.dirname(path)
+    if not is_installed(path):
+        user_root(folder)
+    _is_user.clear()
+
+
+def _in_user_root(filename: str) -> bool:
+    for root in _user_roots:
+        if filename.startswith(root):
+            # A skipped package inside the root (Warp under a root of site-packages) stays skipped.
+            return not any(p.startswith(root) and filename.startswith(p) for p in _skip_prefixes)
+    return False
 
 
 def is_library_file(filename: str) -> bool:
     """An installed package or the standard library (not Warp's, not Tapewatch's)."""
     if not filename or filename.startswith("<") or filename.startswith(_skip_prefixes):
         return False
-    if filename.startswith(_user_roots):
+    if filename in _user_files or _in_user_root(filename):
         return False
-    return filename.startswith(_library) or (bool(_library) and ("site-packages" + os.sep in filename or
-                                                                 "dist-packages" + os.sep in filename))
+    if not _library:
+        return False  # --library-frames: installed packages are the user's
+    return filename.startswith(_library) or is_installed(filename)
 
 
 def is_user_file(filename: str) -> bool:
@@ -95,7 +121,13 @@ def is_user_file(filename: str) -> bool:
 def _decide_user_file(filename: str) -> bool:
     if not filename or filename.startswith("<"):
         return False  # <frozen runpy>, <string>, <stdin>...
-    if filename.startswith(_skip_prefixes) or filename in _skip_files:
+    if filename in _user_files:
+        return True
+    if filename.startswith(_skip_prefixes[0]) or filename in _skip_files:
+        return False  # Tapewatch itself, runpy
+    if _in_user_root(filename):
+        return True
+    if filename.startswith(_skip_prefixes):
         return False
     return not is_library_file(filename)
 
@@ -384,6 +416,8 @@ def user_expression(expr: Optional[ast.expr], frames: list) -> Optional[str]:
         expr = outer
     if isinstance(expr, ast.Name):
         return expr.id  # what ast.unparse gives, without its visitor (one per launch argument)
+    if isinstance(expr, ast.Constant) or (isinstance(expr, ast.UnaryOp) and isinstance(expr.operand, ast.Constant)):
+        return None  # a number is never an array's name (a helper's parameter followed to a literal)
     return ast.unparse(expr) if hasattr(ast, "unparse") else None
 
 

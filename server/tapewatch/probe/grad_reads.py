@@ -87,10 +87,9 @@ class GradReads:
                          for g in grads if getattr(g, "__dict__", None) is not None)
         for grad in grads:
             d = getattr(grad, "__dict__", None)
-            if d is None or "_tw_grad_of_backward" not in d or getattr(grad, "size", 0) > MAX_ZEROED_ELEMENTS \
-                    or warp_seams.array_capturing(grad):
+            if d is None or "_tw_grad_of_backward" not in d or getattr(grad, "size", 0) > MAX_ZEROED_ELEMENTS:
                 continue
-            if np.any(grad.numpy() != 0):  # what the zero() is about to discard
+            if np.any(warp_seams.host_values(grad) != 0):  # what the zero() is about to discard
                 site = site or Site.here()
                 d["_tw_zeroed"] = site
                 d["_tw_zeroed_unread"] = unread

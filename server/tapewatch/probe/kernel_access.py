@@ -197,27 +197,33 @@ def _analyze_def(func: ast.FunctionDef, first_line: int, globals_: Optional[dict
 def _thread_and_ascending(func: ast.FunctionDef) -> Tuple[FrozenSet[str], FrozenSet[str]]:
     """Names bound by ``wp.tid()``, and the targets of ascending ``range`` loops (one step ``+k``,
     ``k > 0``), each bound nowhere else in the body."""
-    bound: Dict[str, int] = {}
     thread, loops = set(), set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and _ascending_range(node.iter):
+            loops.add(node.target.id)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                callee(node.value.func) == "tid":
+            for name in ast.walk(node.targets[0]):
+                if isinstance(name, ast.Name):
+                    thread.add(name.id)
+    once = _bound_once(func)
+    return frozenset(thread & once), frozenset(loops & once)
+
+
+def _bound_once(func: ast.FunctionDef) -> Set[str]:
+    """Names stored exactly once in the body (by an assignment or as a ``for`` target)."""
+    bound: Dict[str, int] = {}
     for node in ast.walk(func):
         targets = []
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         elif isinstance(node, ast.For):
             targets = [node.target]
-            if isinstance(node.target, ast.Name) and _ascending_range(node.iter):
-                loops.add(node.target.id)
         for target in targets:
             for name in ast.walk(target):
                 if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
                     bound[name.id] = bound.get(name.id, 0) + 1
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
-                callee(node.value.func) == "tid":
-            for name in ast.walk(node.targets[0]):
-                if isinstance(name, ast.Name):
-                    thread.add(name.id)
-    once = {name for name, n in bound.items() if n == 1}
-    return frozenset(thread & once), frozenset(loops & once)
+    return {name for name, n in bound.items() if n == 1}
 
 
 def _ascending_range(expr: ast.expr) -> bool:
@@ -282,22 +288,14 @@ def _disjoint(a, b) -> bool:
 def _windows(func: ast.FunctionDef, globals_: dict) -> Dict[str, Tuple[int, int]]:
     """Loop variables of ``range`` loops with compile-time bounds and a positive step, bound nowhere
     else: ``s`` of ``for s in range(6)`` spans 0..5."""
-    bound: Dict[str, int] = {}
     spans: Dict[str, Tuple[int, int]] = {}
     for node in ast.walk(func):
-        targets = []
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        elif isinstance(node, (ast.For, ast.comprehension)):
-            targets = [node.target]
-            span = _range_span(node.iter, globals_) if isinstance(node.target, ast.Name) else None
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            span = _range_span(node.iter, globals_)
             if span is not None:
                 spans[node.target.id] = span
-        for target in targets:
-            for name in ast.walk(target):
-                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
-                    bound[name.id] = bound.get(name.id, 0) + 1
-    return {name: span for name, span in spans.items() if bound.get(name) == 1}
+    once = _bound_once(func)
+    return {name: span for name, span in spans.items() if name in once}
 
 
 def _range_span(expr: ast.expr, globals_: dict) -> Optional[Tuple[int, int]]:

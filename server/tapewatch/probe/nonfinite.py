@@ -481,11 +481,8 @@ def grad_arrays(wp, tape) -> list:
 def nonfinite(a) -> Optional[Tuple[int, int]]:
     """(NaN count, Inf count) when ``a`` holds non-finite values, else None."""
     np = numpy()
-    try:
-        x = a.numpy()
-    except Exception:
-        return None
-    if x.dtype.kind not in "fc" or x.size == 0:
+    x = warp_seams.readable_values(a)
+    if x is None or x.dtype.kind not in "fc" or x.size == 0:
         return None
     with np.errstate(all="ignore"):
         if np.isfinite(x.sum()):  # NaN and Inf always survive a sum; overflow is rechecked below

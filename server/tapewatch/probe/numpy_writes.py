@@ -21,6 +21,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 from ..model import Location, Related
 from .related import alloc_site
 from .sites import Site
+from . import warp_seams
 from .warp_seams import view_parent
 
 MAX_BYTES = 64 << 20  # per array: larger views are not fingerprinted
@@ -37,8 +38,10 @@ def fingerprint(arr) -> Optional[int]:
     try:
         if str(arr.device) != "cpu" or arr.capacity > MAX_BYTES:
             return None
-        view = arr.numpy()
+        view = warp_seams.host_values(arr)
         return zlib.crc32(view.view("uint8").reshape(-1) if view.flags["C_CONTIGUOUS"] else view.tobytes())
+    except warp_seams.CaptureInProgress:
+        raise
     except Exception:
         return None
 

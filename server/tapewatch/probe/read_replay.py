@@ -84,13 +84,13 @@ class ReadReplay:
             used = state.__dict__.get("_tw_read_elements", 0)
             size = int(getattr(entry.array, "size", 0) or 0)
             kept = state.__dict__.get("_tw_read_copies", 0)
-            if used + size > MAX_SNAPSHOT_ELEMENTS or self.replays + kept >= MAX_REPLAYS or \
-                    warp_seams.array_capturing(entry.array):
+            if used + size > MAX_SNAPSHOT_ELEMENTS or self.replays + kept >= MAX_REPLAYS:
                 # Over budget (elements, or more reads than the run may still replay, each replay
-                # measuring one of them), or inside a graph capture: this read stays unmeasured.
+                # measuring one of them): this read stays unmeasured.  (Inside a graph capture the
+                # copy below raises CaptureInProgress: counted as not measured.)
                 values[key] = None
                 continue
-            values[key] = entry.array.numpy().copy()  # on the CPU .numpy() is a view: copy it
+            values[key] = warp_seams.host_values(entry.array).copy()  # on the CPU .numpy() is a view: copy it
             state.__dict__["_tw_read_elements"] = used + size
             state.__dict__["_tw_read_copies"] = kept + 1
 
@@ -199,7 +199,7 @@ class ReadReplay:
                   if a.write and (a.pos, a.field) in slots and slots[(a.pos, a.field)].requires_grad]
         if not writes:
             return None
-        now = {id(c): c.numpy().copy() for c in copies.values()}
+        now = {id(c): warp_seams.host_values(c).copy() for c in copies.values()}
         if read.shape != now[id(target)].shape:
             return None
         n_in = len(launch.inputs)
@@ -223,7 +223,7 @@ class ReadReplay:
                     adj_outputs=[warp_seams.get_adjoint(wp, holder, c) for c in cargs[n_in:]],
                     device=launch.device, adjoint=True, record_tape=False, max_blocks=launch.max_blocks,
                     block_dim=block_dim)
-            return [c.grad.numpy().astype(np.float64).copy() for c in copies.values() if c.grad is not None]
+            return [warp_seams.host_values(c.grad).astype(np.float64).copy() for c in copies.values() if c.grad is not None]
 
         current = gradients(None)
         before = gradients(read)

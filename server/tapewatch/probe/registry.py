@@ -23,6 +23,11 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 from .. import codes
 from ..model import Finding, Location, Related
 from . import frames
+from .warp_seams import CaptureInProgress
+
+# Why a measurement did not happen inside a graph capture (the summary and the launch checks say it).
+CAPTURE_REASON = ("inside a graph capture (launches there are recorded, not run: nothing can be read back "
+                  "until the graph is launched)")
 
 INTERNAL_ERROR = "TW910"
 # Where the test suite collects internal errors (every test fails on one).
@@ -38,6 +43,7 @@ class FindingRegistry:
         # was one more object for every collection to walk).
         self._launches: Dict[int, Tuple[str, ...]] = {}  # launch number -> finding ids
         self._errors: Dict[tuple, Finding] = {}
+        self.not_measured: Dict[Tuple[str, str], int] = {}  # (what, why) -> times
 
     # ---------------------------------------------------------------- report
     def report(self, key, build: Union[Finding, Callable[[], Finding]], arrays: Iterable = (),
@@ -116,12 +122,27 @@ class FindingRegistry:
 
     # --------------------------------------------------------- degradation
     def attempt(self, what: str, step: Callable[[], Any], default: Any = None) -> Any:
-        """Run one step of building a finding; on failure record it and use ``default``."""
+        """Run one step of building a finding; on failure record it and use ``default``.
+
+        A step that needed values inside a graph capture is not a failure: it is counted as not
+        measured, with the reason (``not_measured``)."""
         try:
             return step()
+        except CaptureInProgress:
+            self.skip(what, CAPTURE_REASON)
+            return default
         except Exception as exc:
             self.internal_error(what, exc)
             return default
+
+    def skip(self, what: str, reason: str) -> None:
+        """Something the probe would have measured was not: counted per (what, why), told at exit."""
+        key = (what, reason)
+        self.not_measured[key] = self.not_measured.get(key, 0) + 1
+
+    def skipped(self) -> List[dict]:
+        """What was not measured, and why, for the ``not_measured`` event."""
+        return [{"what": what, "reason": reason, "count": n} for (what, reason), n in self.not_measured.items()]
 
     def internal_error(self, what: str, exc: BaseException, location: Optional[Location] = None) -> Finding:
         """A TW910 finding: something inside Tapewatch failed, so results may be incomplete."""

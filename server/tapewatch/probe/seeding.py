@@ -24,7 +24,7 @@ from typing import Any, Dict, List, NamedTuple, Optional
 
 from .. import codes
 from ..model import Finding, Related
-from . import frames, objectives
+from . import frames, objectives, warp_seams
 from .sites import Site
 
 
@@ -350,10 +350,7 @@ def _crc_of(values) -> int:
 
 
 def _host(g):
-    try:
-        return g.numpy()
-    except Exception:
-        return None
+    return warp_seams.readable_values(g)
 
 
 def _nonzero(g) -> bool:

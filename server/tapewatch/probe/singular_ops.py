@@ -192,21 +192,18 @@ def find_suspects(fdef: ast.FunctionDef) -> List[Suspect]:
                     if isinstance(sub, ast.Name):
                         masked.add(sub.id)
     # ``u = qq / r`` then ``wp.where(i == j, 0.0, u)``: the division is masked through the local.
-    assigns = [n for n in ast.walk(fdef) if isinstance(n, (ast.Assign, ast.AugAssign))]
+    assigns = [({t.id for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)},
+                n.value) for n in ast.walk(fdef) if isinstance(n, (ast.Assign, ast.AugAssign))]
     grew = True
     while grew:
         grew = False
-        for n in assigns:
-            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
-            if any(isinstance(t, ast.Name) and t.id in masked for t in targets):
-                for sub in ast.walk(n.value):
+        for targets, value in assigns:
+            if targets & masked:
+                for sub in ast.walk(value):
                     if isinstance(sub, ast.Name) and sub.id not in masked:
                         masked.add(sub.id)
                         grew = True
-    through_local = {id(sub) for n in assigns
-                     if any(isinstance(t, ast.Name) and t.id in masked
-                            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))
-                     for sub in ast.walk(n.value)}
+    through_local = {id(sub) for targets, value in assigns if targets & masked for sub in ast.walk(value)}
     for node in ast.walk(fdef):
         if isinstance(node, ast.Call):
             name = callee(node.func)
@@ -289,7 +286,7 @@ def _measure(wp, kernel, entry, bodies, suspects) -> Optional[List[int]]:
     with warp_seams.suspended_tape(wp):
         launch(variant, dim=entry.dim, inputs=args[:n_in], outputs=args[n_in:] + [hits], device=entry.device,
                record_tape=False, max_blocks=entry.max_blocks, block_dim=entry.block_dim)
-    return [int(v) for v in hits.numpy()]
+    return [int(v) for v in warp_seams.host_values(hits)]
 
 
 def _instrument(fdef: ast.FunctionDef, suspects: List[Suspect], renamed: dict, decorator: str,

@@ -10,7 +10,8 @@ itself).  The steps, in the order a host must call them:
 3. ``track``: Warp's tracker on *before* the user's kernels load: Warp's
    code generation is what marks argument reads and writes;
 4. ``install``: the tracker, its sensors, the backward-time checks, the
-   tape-graph capture and the hooks on Warp; returns the ``Probe``.
+   tape-graph capture and the patch table on Warp (``patches``); returns
+   the ``Probe``.
 
 ``Probe.finish`` reports what is known only at the end (tapes never
 differentiated, per-launch check totals, the kernels launched).  Findings
@@ -57,8 +58,11 @@ def prepare(wp, library_frames: bool = False, user_root: Optional[str] = None) -
 
 
 def track(wp) -> None:
-    """Warp's tracker on.  Must come before the user's kernels are defined and loaded."""
-    wp.config.verify_autograd_array_access = True
+    """Warp's tracker on (the program still sees its own setting: ``patches.track``).  Must come before
+    the user's kernels are defined and loaded."""
+    from . import patches  # noqa: PLC0415 (imports Warp internals)
+
+    patches.track(wp)
 
 
 class Probe:
@@ -102,25 +106,28 @@ class Probe:
             for sensor in self.tracker.sensors:
                 if hasattr(sensor, "event"):
                     self.emit("kernels", kernels=sensor.event())
+            skipped = self.registry.skipped()
+            if skipped:
+                self.emit("not_measured", items=skipped)
         except Exception as exc:  # pragma: no cover - defensive
             self.registry.internal_error("finishing the run", exc)
 
 
 def install(wp, emit: Emit, graph: bool = True, check_launches: bool = False, cold: bool = False) -> Probe:
     """Install the probe on ``wp`` in this process (once per process: the hooks wrap Warp's classes)."""
-    from . import graph as graphs, hooks, warp_seams  # noqa: PLC0415 (imports Warp internals)
+    from . import graph as graphs, patches, warp_seams  # noqa: PLC0415 (imports Warp internals)
     from .backward_checks import BackwardChecks  # noqa: PLC0415
     from .registry import FindingRegistry  # noqa: PLC0415
     from .tracker import Tracker  # noqa: PLC0415
 
     detected = warp_seams.features(wp)  # before the hooks wrap what it inspects
-    detected["warm_cache"] = False if cold else warp_seams.reuse_cached_binaries(wp)
+    detected["warm_cache"] = False if cold else patches.reuse_cached_binaries(wp)
     registry = FindingRegistry(emit)
     tracker = Tracker(wp, registry)
     tracker.sensors = sensors(tracker)
     capture = graphs.GraphCapture(wp, tracker, emit) if graph else None
     checks = BackwardChecks(wp, tracker, emit, check_launches=check_launches)
-    hooks.install(wp, tracker, registry, on_backward=capture.on_backward if capture else None, checks=checks)
+    patches.apply(wp, patches.Hooks(wp, tracker, registry, checks, capture.on_backward if capture else None))
     return Probe(wp, emit, registry, tracker, checks, capture, detected)
 
 

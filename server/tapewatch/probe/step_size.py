@@ -15,6 +15,7 @@ from typing import Dict, List, Optional
 
 from .. import codes
 from ..model import Finding, Related
+from . import warp_seams
 from .sites import Site
 from .tracker import differentiable
 
@@ -87,7 +88,9 @@ def _scalar(loss) -> Optional[float]:
     try:
         if loss is None or getattr(loss, "size", 0) != 1:
             return None
-        value = float(loss.numpy().reshape(-1)[0])
+        value = float(warp_seams.host_values(loss).reshape(-1)[0])
+    except warp_seams.CaptureInProgress:
+        raise
     except Exception:
         return None
     return value if math.isfinite(value) else None

@@ -26,7 +26,7 @@ from typing import List, Optional
 
 from .. import codes
 from ..model import Finding, Related
-from . import frames
+from . import frames, warp_seams
 from .sites import Site
 
 MAX_ELEMENTS = 1 << 22
@@ -129,9 +129,8 @@ def _fingerprint(arr, nonzero: bool = False) -> Optional[int]:
     """A CRC of the values (None when NumPy cannot view them, or all are zero and ``nonzero`` is asked)."""
     import zlib  # noqa: PLC0415
 
-    try:
-        values = arr.numpy()
-    except Exception:
+    values = warp_seams.readable_values(arr)
+    if values is None:
         return None
     if nonzero and not values.any():
         return None

@@ -251,7 +251,9 @@ class Tracker:
         self._pending: "OrderedDict[int, Any]" = OrderedDict()
         # Tapes holding reads (recorded, not yet differentiated or reset).
         self._live: "OrderedDict[int, Any]" = OrderedDict()
-        self.capturing = False  # a backward() inside a CUDA graph capture: no value may be read back
+        # Graph captures in progress (``capture_begin`` .. ``capture_end``): launches are recorded, not run.
+        self.captures = 0
+        self.zeroed_in_capture: set = set()  # ids of arrays zero_()'d (or tape.zero()'d) in the capture so far
         self._warp_flagged: List[Any] = []
         self._covered: set = set()
         self._current: Optional[LaunchRecord] = None
@@ -317,6 +319,20 @@ class Tracker:
 
     def recording_tape(self):
         return warp_seams.recording_tape(self.wp)
+
+    # ------------------------------------------------------------ graph capture
+    @property
+    def capturing(self) -> bool:
+        """A graph capture records now (Warp's, or one other code started on this device's stream):
+        nothing may be read back, synchronised or launched by the probe."""
+        return self.captures > 0 or warp_seams.capture_active(self.wp)
+
+    def on_capture_begin(self) -> None:
+        self.captures += 1
+        self.zeroed_in_capture = set()
+
+    def on_capture_end(self, graph) -> None:
+        self.captures = max(0, self.captures - 1)
 
     # --------------------------------------------------------------- launches
     def accesses(self, kernel, args) -> List[Access]:
@@ -516,6 +532,8 @@ class Tracker:
                                              state=state, readers=readers)
 
     def on_zero_or_fill(self, arr, method: str) -> None:
+        if self.captures and method == "zero_":
+            self.zeroed_in_capture.add(id(arr))  # the graph zeroes it each time it runs
         self._seed_write(arr)
         serial = arr.__dict__.get("_tw_grad_of_backward", arr.__dict__.get("_tw_grad_copy_of"))
         if serial is not None and method == "zero_":
@@ -620,6 +638,10 @@ class Tracker:
             self._tell("on_zeroed_grad_read", "checking a read of a zeroed gradient", arr, how)
 
     def on_tape_zero(self, tape) -> None:
+        if self.captures:
+            state = tape.__dict__.get("_tw_state")
+            self.zeroed_in_capture.update(id(g) for g in warp_seams.tape_gradients(tape))
+            self.zeroed_in_capture.update(id(g) for g in (state.gradients() if state is not None else ()))
         self._tell("on_tape_zero", "checking a tape's zero()", tape)
 
     def on_untaped_write(self, arr, op: str) -> None:

@@ -14,7 +14,6 @@ Stdlib and Warp only.
 from __future__ import annotations
 
 import contextlib
-import functools
 import importlib
 import inspect
 import sys
@@ -127,51 +126,6 @@ def view_parent(arr) -> Any:
     return getattr(arr, "_ref", None)
 
 
-def tolerate_foreign_view_parents(wp) -> None:
-    """Warp's read flags break on arrays that wrap a NumPy buffer without a copy.
-
-    ``wp.array(np_buffer, copy=False)`` keeps the NumPy array as its view
-    parent (``_ref``), and with the tracker on, ``array.mark_read`` and
-    ``Tape._reset_array_read_flags`` set ``_is_read`` on every parent: an
-    AttributeError inside the user's launch and ``backward()`` that a plain
-    run never sees.  Both now stop at the first parent that is not a Warp
-    array (``backward()`` keeps Warp's own code and falls back only on that
-    error)."""
-    array_cls = wp.array
-
-    def mark_read(self):
-        self._is_read = True
-        parent = getattr(self, "_ref", None)
-        while isinstance(parent, array_cls):
-            parent._is_read = True
-            parent = getattr(parent, "_ref", None)
-
-    if hasattr(array_cls, "mark_read"):
-        array_cls.mark_read = mark_read
-    orig_reset = getattr(wp.Tape, "_reset_array_read_flags", None)
-    if orig_reset is None:
-        return
-
-    def clear(a) -> None:
-        while isinstance(a, array_cls):
-            a._is_read = False
-            a = getattr(a, "_ref", None)
-
-    @functools.wraps(orig_reset)
-    def reset_array_read_flags(self):
-        try:
-            return orig_reset(self)
-        except AttributeError:
-            for item in tape_launches(self):
-                for a in item.launch.args:
-                    clear(a)
-            for a in tape_gradients(self):
-                clear(a)
-            return None
-
-    wp.Tape._reset_array_read_flags = reset_array_read_flags
-
-
 def warp_read_flag(arr) -> bool:
     """Warp's tracker flag: the array was read by a taped launch and not cleared since."""
     return bool(arr.__dict__.get("_is_read", False))
@@ -277,9 +231,13 @@ def get_adjoint(wp, holder, value):
     return wp.Tape.get_adjoint(holder, value)
 
 
-def is_capturing(launch: LaunchEntry) -> bool:
-    """A CUDA graph capture is in progress on the launch's device: nothing can be read back."""
-    return array_capturing(launch)
+class CaptureInProgress(Exception):
+    """The probe was about to touch the device while a graph capture records it.
+
+    Inside a capture (``wp.ScopedCapture``, ``wp.capture_begin``) launches are recorded, not run: a
+    host copy or a synchronisation there breaks the capture (CUDA error 901 later), and a launch of
+    the probe's own would join the user's graph.  Whatever needed values is not measured, and said
+    so (``FindingRegistry.not_measured``), never an internal error."""
 
 
 def array_capturing(arr) -> bool:
@@ -289,6 +247,48 @@ def array_capturing(arr) -> bool:
         return bool(getattr(getattr(arr, "device", None), "is_capturing", False))
     except Exception:
         return False
+
+
+def capture_active(wp) -> bool:
+    """Any graph capture in progress in this process (Warp's, on any device, or one started on the
+    current device's stream by other code)."""
+    rt = runtime(wp)
+    if rt is None:
+        return False
+    if getattr(rt, "_apic_capture", None) is not None or getattr(rt, "captures", None):
+        return True
+    try:
+        return bool(wp.get_device().is_capturing)
+    except Exception:
+        return False
+
+
+def host_values(arr):
+    """``arr``'s values on the host, as NumPy (a view on the CPU: copy it before changing it).
+
+    Every value the probe reads goes through here: inside a graph capture it raises
+    ``CaptureInProgress`` instead of copying, and on a CUDA device it first waits for the
+    stream the program launches on (``.numpy()`` copies on the default stream, which a
+    non-blocking stream does not wait for)."""
+    device = getattr(arr, "device", None)
+    if array_capturing(arr):
+        raise CaptureInProgress("a value read back inside a graph capture")
+    if device is not None and getattr(device, "is_cuda", False):
+        stream = getattr(device, "stream", None)
+        if stream is not None and not getattr(stream, "is_blocking", True):
+            stream.synchronize()
+    return arr.numpy()
+
+
+def readable_values(arr):
+    """``host_values``, or None for an array NumPy cannot read (a struct dtype, a freed buffer); inside a
+    graph capture it still raises ``CaptureInProgress`` (not measured is said, never silent)."""
+    try:
+        return host_values(arr)
+    except CaptureInProgress:
+        raise
+    except Exception:
+        return None
 
 
 def backward_log_globals(orig_backward) -> Optional[dict]:
@@ -369,65 +369,6 @@ def codegen_statement():
                     bool(getattr(adj, "is_user_function", False)))
         frame = frame.f_back
     return None
-
-
-# -- Warp's kernel cache under the tracker ----------------------------------------
-def reuse_cached_binaries(wp) -> bool:
-    """Let tracked runs load cached kernel binaries instead of rebuilding every module.
-
-    With ``verify_autograd_array_access`` on, ``Module._compile`` skips the
-    kernel cache ("forced rebuild when verifying"), because the read/write
-    marks the tracker needs are set by the *Python* code generation.  The
-    native code does not depend on the flag, so: compile (or find in the
-    cache) with the flag off, then run the Python code generation with the
-    flag on, which sets the marks and emits Warp's intra-kernel warnings
-    exactly as the forced rebuild would.  Same findings, without paying the
-    native compile on every run.  Returns False when this Warp has no such seam.
-    """
-    ctx = wp._src.context
-    module_cls = getattr(ctx, "Module", None)
-    builder_cls = getattr(ctx, "ModuleBuilder", None)
-    orig = getattr(module_cls, "_compile", None)
-    if orig is None or builder_cls is None or getattr(orig, "_tapewatch", False):
-        return False
-    try:
-        takes_target = "target" in inspect.signature(builder_cls.__init__).parameters
-    except (TypeError, ValueError):
-        takes_target = False
-    lock = getattr(ctx, "_codegen_lock", None)
-
-    def _compile(self, device=None, output_dir=None, output_name=None, output_arch=None, use_ptx=None,
-                 options=None):
-        if not options or not options.get("verify_autograd_array_access") or not wp.config.cache_kernels:
-            return orig(self, device, output_dir, output_name, output_arch, use_ptx, options)
-        compiled = orig(self, device, output_dir, output_name, output_arch, use_ptx,
-                        dict(options, verify_autograd_array_access=False))
-        try:
-            _codegen_marks(self, device, output_arch, options)
-        except Exception:
-            # The marks could not be rebuilt the quick way: do what the tracker does (a full rebuild).
-            return orig(self, device, output_dir, output_name, output_arch, use_ptx, options)
-        return compiled
-
-    def _codegen_marks(module, device, output_arch, options):
-        """Warp's own Python codegen window, as ``_compile`` runs it, for its side effects only."""
-        if output_arch is None:
-            output_arch = module._get_compile_arch(device)
-        full = dict(options, output_arch=output_arch)
-        is_cpu = output_arch is None
-        run_codegen = getattr(module, "_run_codegen", None)
-        if run_codegen is not None:
-            run_codegen(full, is_cpu)  # takes Warp's codegen lock itself
-            return
-        kwargs = {"hasher": module.hashers.get(full["block_dim"], None)}
-        if takes_target:
-            kwargs["target"] = "cpu" if is_cpu else "cuda"
-        with lock if lock is not None else contextlib.nullcontext():
-            builder_cls(module, full, **kwargs)  # builds every kernel: the tracker's marks
-
-    _compile._tapewatch = True
-    module_cls._compile = _compile
-    return True
 
 
 # -- capabilities -------------------------------------------------------------

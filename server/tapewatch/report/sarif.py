@@ -74,7 +74,8 @@ def _doc_page(code: str) -> Optional[str]:
 def to_sarif(result: RunResult, base: Optional[str] = None) -> str:
     return findings_to_sarif(result.findings, base, {
         "warpVersion": result.warp_version, "device": result.device, "seconds": round(result.seconds, 3),
-        "incomplete": result.incomplete, "launchChecks": result.launch_checks})
+        "incomplete": result.incomplete, "launchChecks": result.launch_checks,
+        "notMeasured": result.not_measured})
 
 
 def findings_to_sarif(findings: List[Finding], base: Optional[str] = None, properties: Optional[dict] = None) -> str:

@@ -65,6 +65,11 @@ def to_text(result: RunResult, base: Optional[str] = None, max_per_code: int = M
             "tapewatch: per-launch adjoint checks: %d checked (%d passed, %d failed, %d inconclusive), %d skipped%s"
             % (checks.get("checked", 0), checks.get("passed", 0), checks.get("failed", 0),
                checks.get("inconclusive", 0), checks.get("skipped", 0), " (%s)" % reasons if reasons else ""))
+    by_reason: dict = {}
+    for item in result.not_measured:
+        by_reason.setdefault(item["reason"], []).append("%s (x%d)" % (item["what"], item["count"]))
+    for reason, what in by_reason.items():
+        lines.append("tapewatch: not measured %s: %s" % (reason, "; ".join(what)))
     lines.append(
         "tapewatch: %s on %s with Warp %s in %.1fs: %s (script exit status %s)%s"
         % (os.path.basename(result.script), result.device or "?", result.warp_version or "?",

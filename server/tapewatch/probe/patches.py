@@ -1,0 +1,618 @@
+"""Every change the probe makes to Warp, in one table.
+
+Warp's public API has no events for what the probe needs, so the probe
+wraps a few of Warp's functions.  Each wrapper is named below and listed
+once in ``PATCHES``; ``apply`` installs the table (once per process) with a
+``Hooks`` object that the wrappers call.  Only seams that exist unchanged in
+every supported Warp (1.14 to the newest) are wrapped; one that is missing
+is left alone, never a failure.
+
+Three rules hold for every wrapper:
+
+- Warp's own behaviour runs unchanged (the original is always called, with
+  the same arguments, and its result or exception is the caller's);
+- a hook that fails becomes a TW910 finding (``Hooks.guarded``), never the
+  program's error;
+- the probe's own work is not the program's: while a hook runs, or Warp
+  implements ``.numpy()`` (on a GPU a host copy: an allocation and a
+  ``wp.copy``), every wrapper passes straight through (``Hooks.own``).
+
+Graph capture lands here too: ``capture_begin``/``capture_end`` tell the
+tracker what a capture recorded, and ``capture_launch`` lets the checks a
+capture could not run happen on the graph's first replay.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import sys
+import threading
+import types
+from typing import Any, Callable, NamedTuple, Optional
+
+from . import frames, warp_seams
+from .sites import FrameSnap, Site
+
+FLAG = "verify_autograd_array_access"
+
+
+class Hooks:
+    """What the wrappers call: the tracker, the backward checks, and the guard around the probe's own work."""
+
+    def __init__(self, wp, tracker, registry, checks=None, on_backward: Optional[Callable] = None):
+        self.wp = wp
+        self.tracker = tracker
+        self.registry = registry
+        self.checks = checks
+        self.on_backward = on_backward
+        self.local = threading.local()
+        self.originals: dict = {}
+
+    def guarded(self, what: str, hook: Callable[[], Any]) -> None:
+        """Run a hook as the probe's own work; a bug in it becomes a TW910 finding, never the user's problem."""
+        with self.own():
+            self.registry.attempt(what, hook)
+
+    @contextlib.contextmanager
+    def own(self):
+        """Warp calls made inside are the probe's (or Warp's own implementation), not the program's."""
+        depth = getattr(self.local, "own", 0)
+        self.local.own = depth + 1
+        try:
+            yield
+        finally:
+            self.local.own = depth
+
+    def standing_aside(self) -> bool:
+        return getattr(self.local, "own", 0) > 0 or (self.checks is not None and self.checks.busy)
+
+
+class Patch(NamedTuple):
+    owner: Callable[[Any], Any]  # wp -> the class or module that holds the attribute
+    name: str
+    wrap: Callable[[Callable, Hooks], Callable]  # (Warp's original, hooks) -> the replacement
+    public: bool = False  # also re-exported as ``wp.<name>`` (replaced there when it is the same object)
+
+
+def apply(wp, hooks: Hooks) -> None:
+    """Install every patch of the table on ``wp``."""
+    for patch in PATCHES:
+        owner = patch.owner(wp)
+        orig = getattr(owner, patch.name, None) if owner is not None else None
+        if orig is None:
+            continue  # a seam this Warp lacks (record_func before 1.15, capture_* without CUDA support)
+        hooks.originals[patch.name] = orig
+        if patch.name == "launch":
+            warp_seams.remember_original("launch", orig)
+        replacement = patch.wrap(orig, hooks)
+        setattr(owner, patch.name, replacement)
+        if patch.public and getattr(wp, patch.name, None) is orig:
+            setattr(wp, patch.name, replacement)
+    tolerate_foreign_view_parents(wp)
+
+
+# -- the program's view of Warp's tracker flag -----------------------------------------------------
+def track(wp) -> None:
+    """Warp's tracker on for Warp, while the program keeps its own setting of the flag.
+
+    Warp reads ``wp.config.verify_autograd_array_access`` to mark reads and check launches; the probe
+    needs that on from the start.  The program's own reads see what the program set (Warp's default
+    until then), and where the program turns the tracker on, Warp's messages reach it as they would
+    without Tapewatch (``mark_write``, ``codegen_warning``)."""
+    config = wp.config
+    if isinstance(config, _TrackedConfig):
+        return
+    program_value = bool(getattr(config, FLAG, False))
+    config.__class__ = _TrackedConfig
+    config.__dict__.pop(FLAG, None)
+    config.__dict__["_tw_program_flag"] = program_value
+
+
+class _TrackedConfig(types.ModuleType):
+    @property
+    def verify_autograd_array_access(self) -> bool:
+        if _called_from_warp(sys._getframe(1)):
+            return True
+        return self.__dict__.get("_tw_program_flag", False)
+
+    @verify_autograd_array_access.setter
+    def verify_autograd_array_access(self, value) -> None:
+        self.__dict__["_tw_program_flag"] = value
+
+
+def program_tracks(wp) -> bool:
+    """The program itself turned Warp's tracker on (so Warp's messages are part of its output)."""
+    return bool(wp.config.__dict__.get("_tw_program_flag", False))
+
+
+def _called_from_warp(frame) -> bool:
+    name = frame.f_globals.get("__name__", "") if frame is not None else ""
+    return name.startswith("warp.") and not name.startswith(("warp.tests", "warp.examples"))
+
+
+# -- taped launches ----------------------------------------------------------------------------------
+def taped_launch(orig, h: Hooks):
+    """``Tape._check_kernel_array_access``: every taped launch, while Warp's tracker is on."""
+
+    @functools.wraps(orig)
+    def check_kernel_array_access(self, kernel, args):
+        if h.standing_aside():
+            return orig(self, kernel, args)
+        done = []
+
+        def original():
+            done.append(True)
+            orig(self, kernel, args)
+
+        h.guarded("tracking a taped launch", h.tracker.begin_launch)
+        h.guarded("tracking a taped launch", lambda: h.tracker.on_launch(self, kernel, args, original))
+        if not done:
+            orig(self, kernel, args)
+        h.guarded("reporting what Warp's tracker flagged", lambda: h.tracker.end_launch(self, kernel, args))
+        return None
+
+    return check_kernel_array_access
+
+
+def launch(orig, h: Hooks):
+    """``wp.launch``: launches no tape records, and what a taped one is about to overwrite."""
+
+    @functools.wraps(orig)
+    def launch(kernel, *args, **kwargs):
+        if not kwargs.get("adjoint", False) and not h.standing_aside():
+            arrays = _launch_args(args, kwargs)
+            if warp_seams.recording_tape(h.wp) is None or kwargs.get("record_tape", True) is False:
+                h.guarded("tracking an untaped launch", lambda: h.tracker.on_untaped_launch(kernel, arrays))
+            else:
+                h.guarded("keeping what a taped launch overwrites",
+                          lambda: h.tracker.before_taped_launch(kernel, arrays))
+        return orig(kernel, *args, **kwargs)
+
+    return launch
+
+
+def _launch_args(args, kwargs) -> list:
+    inputs = kwargs.get("inputs", args[1] if len(args) > 1 else None) or []
+    outputs = kwargs.get("outputs", args[2] if len(args) > 2 else None) or []
+    return list(inputs) + list(outputs)
+
+
+# -- tape lifetime -----------------------------------------------------------------------------------
+def tape_init(orig, h: Hooks):
+    @functools.wraps(orig)
+    def __init__(self, *args, **kwargs):
+        orig(self, *args, **kwargs)
+        if not h.standing_aside():
+            h.guarded("recording where a tape was created", lambda: h.tracker.on_tape_created(self))
+
+    return __init__
+
+
+def record_func(orig, h: Hooks):
+    @functools.wraps(orig)
+    def record_func(self, backward, arrays, *args, **kwargs):
+        result = orig(self, backward, arrays, *args, **kwargs)
+        # The arrays a hand-written adjoint covers: a step kept off the tape that writes them has one.
+        h.guarded("remembering a recorded function's arrays", lambda: self.__dict__.setdefault(
+            "_tw_func_arrays", set()).update(id(a) for a in arrays or ()))
+        return result
+
+    return record_func
+
+
+def backward(orig, h: Hooks):
+    """``Tape.backward``: the checks before and after it, the graph, the end of the tape's reads."""
+
+    @functools.wraps(orig)
+    def backward(self, *args, **kwargs):
+        if h.standing_aside():
+            return orig(self, *args, **kwargs)  # the checks' own replay
+        checks = h.checks
+        pending: dict = {}
+        if checks is not None:
+            h.guarded("checking before backward()", lambda: pending.update(checks.before_backward(self, args, kwargs)))
+        finished = False
+        restore: list = []
+        h.guarded("following record_func callbacks", lambda: restore.extend(_trace_callbacks(h, self)))
+        try:
+            result = orig(self, *args, **kwargs)
+            finished = True
+            return result
+        finally:
+            h.guarded("restoring record_func callbacks", lambda: _untrace_callbacks(self, restore))
+            if finished and checks is not None:
+                h.guarded("checking after backward()", lambda: checks.after_backward(self, args, kwargs, orig, pending))
+            # The graph after the checks, so that its nodes carry this backward's findings.
+            if h.on_backward is not None:
+                h.guarded("capturing the tape graph", lambda: h.on_backward(self))
+            h.guarded("forgetting a tape's reads", lambda: h.tracker.forget_reads(self))
+
+    return backward
+
+
+def _trace_callbacks(h: Hooks, tape) -> list:
+    """Wrap each ``record_func`` callback so a write it makes knows where the replay is."""
+    state = tape.__dict__.get("_tw_state")
+    items = [it for it in warp_seams.tape_items(tape) if it.func is not None] if state is not None else []
+    for it in items:
+        warp_seams.replace_tape_func(tape, it.index, _traced(h, it.func, state, it.index))
+    return items
+
+
+def _untrace_callbacks(tape, items) -> None:
+    for it in items:
+        warp_seams.replace_tape_func(tape, it.index, it.func)
+
+
+def _traced(h: Hooks, func, state, index):
+    name = getattr(func, "__qualname__", getattr(func, "__name__", "callback"))
+    tracker = h.tracker
+
+    @functools.wraps(func)
+    def replaying(*a, **k):
+        outer, tracker.replaying = tracker.replaying, (state, index, name)
+        try:
+            return func(*a, **k)
+        finally:
+            tracker.replaying = outer
+
+    return replaying
+
+
+def tape_reset(orig, h: Hooks):
+    @functools.wraps(orig)
+    def reset(self, *args, **kwargs):
+        try:
+            return orig(self, *args, **kwargs)
+        finally:
+            if not h.standing_aside():
+                h.guarded("forgetting a tape's reads",
+                          lambda: (h.tracker.forget_reads(self), h.tracker.forget_launches(self)))
+
+    return reset
+
+
+def tape_zero(orig, h: Hooks):
+    @functools.wraps(orig)
+    def zero(self, *args, **kwargs):
+        if not h.standing_aside():
+            # A zero() before the tape recorded anything zeroes nothing: if gradients then pile up
+            # (TW202), that call is the line to change.
+            h.guarded("noting a tape's zero()", lambda: self.__dict__.__setitem__(
+                "_tw_empty_zero", Site.here() if warp_seams.tape_length(self) == 0 and not self.gradients else None))
+            h.guarded("noting a tape's zero()", lambda: h.tracker.on_tape_zero(self))
+        return orig(self, *args, **kwargs)
+
+    return zero
+
+
+# -- Warp's report: a flag instead of a formatted warning ---------------------------------------------
+def mark_write(orig, h: Hooks):
+    """Warp's warning formats the array's contents (a host copy per write); the probe takes a flag.
+    Where the program turned Warp's tracker on itself, Warp's own message is printed as well."""
+    wp = h.wp
+
+    def mark_write(self, **kwargs):
+        if warp_seams.warp_read_flag(self):
+            h.tracker.on_warp_mark_write(self)
+            if program_tracks(wp):
+                orig(self, **kwargs)
+
+    return mark_write
+
+
+def codegen_warning(orig, h: Hooks):
+    """Warp's intra-kernel warnings at code generation: the tracker places them on the kernel's launch."""
+    wp = h.wp
+
+    @functools.wraps(orig)
+    def log_warning(message, *args, **kwargs):
+        if "within the same kernel" in str(message):
+            h.guarded("reading Warp's codegen warning",
+                      lambda: h.tracker.on_warp_codegen_warning(str(message), warp_seams.codegen_statement))
+            if not program_tracks(wp):
+                return None
+        return orig(message, *args, **kwargs)
+
+    return log_warning
+
+
+# -- allocations -------------------------------------------------------------------------------------
+def array_init(orig, h: Hooks):
+    @functools.wraps(orig)
+    def __init__(self, *args, **kwargs):
+        orig(self, *args, **kwargs)
+        if h.standing_aside():
+            return
+        # Two frames: the allocation and, for a factory or a State class, the line that called it.
+        chain = frames.user_frames(sys._getframe(1), limit=2)
+        if chain:
+            h.guarded("recording where an array was allocated",
+                      lambda: self.__dict__.__setitem__("_tw_alloc_site", Site([FrameSnap(f) for f in chain])))
+        h.guarded("noting an array made while a tape records", lambda: h.tracker.on_array_created(self))
+
+    return __init__
+
+
+def kernel_init(orig, h: Hooks):
+    """Where a kernel factory made a kernel (TW405: the factory call that turned its backward off)."""
+
+    @functools.wraps(orig)
+    def __init__(self, *args, **kwargs):
+        orig(self, *args, **kwargs)
+        chain = frames.user_frames(sys._getframe(1), limit=2)
+        if len(chain) == 2 and chain[0].f_code.co_name != "<module>":
+            h.guarded("recording where a kernel was made",
+                      lambda: self.__dict__.__setitem__("_tw_made_at", Site([FrameSnap(f) for f in chain])))
+
+    return __init__
+
+
+# -- zero_ / fill_ (Warp never tracks them) ----------------------------------------------------------
+def inplace(orig, h: Hooks):
+    name = orig.__name__
+
+    @functools.wraps(orig)
+    def method(self, *args, **kwargs):
+        if h.standing_aside() or getattr(h.local, "inplace", False):
+            return orig(self, *args, **kwargs)
+        h.guarded("checking %s()" % name, lambda: h.tracker.on_zero_or_fill(self, name))
+        h.local.inplace = True  # zero_() of a non-contiguous array calls fill_()
+        try:
+            return orig(self, *args, **kwargs)
+        finally:
+            h.local.inplace = False
+
+    return method
+
+
+# -- .numpy(): a read of the values, and on the CPU a writable view ----------------------------------
+def numpy(orig, h: Hooks):
+    @functools.wraps(orig)
+    def numpy(self, *args, **kwargs):
+        # Only the script's own calls (Warp and Tapewatch call numpy() too).
+        user = not h.standing_aside() and frames.is_user_file(sys._getframe(1).f_code.co_filename)
+        if user:
+            h.guarded("checking a .numpy() call", lambda: h.tracker.on_numpy(self))
+        # On a GPU, Warp implements it as an allocation and a copy: those are not the program's.
+        with h.own():
+            view = orig(self, *args, **kwargs)
+        if user and "_tw_grad_of_backward" in self.__dict__:
+            h.guarded("remembering a gradient's NumPy view", lambda: h.tracker.on_grad_view(self, view))
+        return view
+
+    return numpy
+
+
+# -- copies (wp.clone and array.assign call wp.copy) -------------------------------------------------
+def copy(orig, h: Hooks):
+    @functools.wraps(orig)
+    def copy(dest, src, *args, **kwargs):
+        if h.standing_aside() or getattr(h.local, "copying", False):
+            return orig(dest, src, *args, **kwargs)
+        h.guarded("checking a copy", lambda: h.tracker.on_copy(dest, src))
+        h.guarded("checking a copy's source", lambda: h.tracker.on_copy_source(src))
+        h.local.copying = True
+        try:
+            return orig(dest, src, *args, **kwargs)
+        finally:
+            h.local.copying = False
+
+    return copy
+
+
+# -- reductions no tape records (warp.utils: native code, no adjoint) --------------------------------
+def untaped_op(inputs: Callable, output: Callable):
+    def wrap(orig, h: Hooks):
+        name = orig.__name__
+
+        @functools.wraps(orig)
+        def op(*args, **kwargs):
+            result = orig(*args, **kwargs)
+            if not h.standing_aside() and h.tracker.recording_tape() is not None:
+                h.guarded("following %s" % name, lambda: h.tracker.on_untaped_op(
+                    "wp.utils.%s" % name, inputs(args, kwargs), output(args, kwargs, result)))
+            return result
+
+        return op
+
+    return wrap
+
+
+def _arg(position: int, keyword: str):
+    return lambda args, kwargs: args[position] if len(args) > position else kwargs.get(keyword)
+
+
+def _returned(position: int, keyword: str):
+    """The output argument, else what the call returned (the tracker keeps only an array)."""
+    given = _arg(position, keyword)
+    return lambda args, kwargs, result: given(args, kwargs) if given(args, kwargs) is not None else result
+
+
+# -- graph capture -----------------------------------------------------------------------------------
+def capture_begin(orig, h: Hooks):
+    @functools.wraps(orig)
+    def capture_begin(*args, **kwargs):
+        result = orig(*args, **kwargs)
+        h.guarded("noting a graph capture", lambda: h.tracker.on_capture_begin())
+        return result
+
+    return capture_begin
+
+
+def capture_end(orig, h: Hooks):
+    def ended(graph) -> None:
+        h.tracker.on_capture_end(graph)
+        if h.checks is not None:
+            h.checks.replays.on_capture_end(graph)
+
+    @functools.wraps(orig)
+    def capture_end(*args, **kwargs):
+        try:
+            graph = orig(*args, **kwargs)
+        except BaseException:
+            h.guarded("noting a failed graph capture", lambda: ended(None))
+            raise
+        h.guarded("noting the end of a graph capture", lambda: ended(graph))
+        return graph
+
+    return capture_end
+
+
+def capture_launch(orig, h: Hooks):
+    """A replay runs what its capture recorded: the checks the capture could not run happen after the first."""
+
+    @functools.wraps(orig)
+    def capture_launch(graph, *args, **kwargs):
+        if not h.standing_aside() and h.checks is not None:
+            h.guarded("checking before a graph's replay", lambda: h.checks.replays.before_replay(graph))
+        result = orig(graph, *args, **kwargs)
+        if not h.standing_aside():
+            h.guarded("checking a graph's first replay",
+                      lambda: h.checks.replays.after_replay(graph) if h.checks is not None else None)
+        return result
+
+    return capture_launch
+
+
+def _context(wp):
+    return warp_seams.context_module(wp)
+
+
+def _kernel_class(wp):
+    return getattr(_context(wp), "Kernel", None)
+
+
+PATCHES = (
+    Patch(lambda wp: wp.Tape, "_check_kernel_array_access", taped_launch),
+    Patch(_context, "launch", launch, public=True),
+    Patch(lambda wp: wp.Tape, "__init__", tape_init),
+    Patch(lambda wp: wp.Tape, "record_func", record_func),
+    Patch(lambda wp: wp.Tape, "backward", backward),
+    Patch(lambda wp: wp.Tape, "reset", tape_reset),
+    Patch(lambda wp: wp.Tape, "zero", tape_zero),
+    Patch(lambda wp: wp.array, "mark_write", mark_write),
+    Patch(warp_seams.codegen_module, "log_warning", codegen_warning),
+    Patch(lambda wp: wp.array, "__init__", array_init),
+    Patch(_kernel_class, "__init__", kernel_init),
+    Patch(lambda wp: wp.array, "zero_", inplace),
+    Patch(lambda wp: wp.array, "fill_", inplace),
+    Patch(lambda wp: wp.array, "numpy", numpy),
+    Patch(_context, "copy", copy, public=True),
+    Patch(warp_seams.utils_module, "array_sum", untaped_op(
+        lambda a, k: [_arg(0, "values")(a, k)], _returned(1, "out"))),
+    Patch(warp_seams.utils_module, "array_inner", untaped_op(
+        lambda a, k: [_arg(0, "a")(a, k), _arg(1, "b")(a, k)], _returned(2, "out"))),
+    Patch(warp_seams.utils_module, "array_scan", untaped_op(
+        lambda a, k: [_arg(0, "in_array")(a, k)], _returned(1, "out_array"))),
+    Patch(_context, "capture_begin", capture_begin, public=True),
+    Patch(_context, "capture_end", capture_end, public=True),
+    Patch(_context, "capture_launch", capture_launch, public=True),
+)
+
+
+# -- Warp's read flags on foreign view parents --------------------------------------------------------
+def tolerate_foreign_view_parents(wp) -> None:
+    """Warp's read flags break on arrays that wrap a NumPy buffer without a copy.
+
+    ``wp.array(np_buffer, copy=False)`` keeps the NumPy array as its view
+    parent (``_ref``), and with the tracker on, ``array.mark_read`` and
+    ``Tape._reset_array_read_flags`` set ``_is_read`` on every parent: an
+    AttributeError inside the user's launch and ``backward()`` that a plain
+    run never sees.  Both now stop at the first parent that is not a Warp
+    array (``backward()`` keeps Warp's own code and falls back only on that
+    error)."""
+    array_cls = wp.array
+
+    def mark_read(self):
+        self._is_read = True
+        parent = getattr(self, "_ref", None)
+        while isinstance(parent, array_cls):
+            parent._is_read = True
+            parent = getattr(parent, "_ref", None)
+
+    if hasattr(array_cls, "mark_read"):
+        array_cls.mark_read = mark_read
+    orig_reset = getattr(wp.Tape, "_reset_array_read_flags", None)
+    if orig_reset is None:
+        return
+
+    def clear(a) -> None:
+        while isinstance(a, array_cls):
+            a._is_read = False
+            a = getattr(a, "_ref", None)
+
+    @functools.wraps(orig_reset)
+    def reset_array_read_flags(self):
+        try:
+            return orig_reset(self)
+        except AttributeError:
+            for item in warp_seams.tape_launches(self):
+                for a in item.launch.args:
+                    clear(a)
+            for a in warp_seams.tape_gradients(self):
+                clear(a)
+            return None
+
+    wp.Tape._reset_array_read_flags = reset_array_read_flags
+
+
+# -- Warp's kernel cache under the tracker ----------------------------------------
+def reuse_cached_binaries(wp) -> bool:
+    """Let tracked runs load cached kernel binaries instead of rebuilding every module.
+
+    With ``verify_autograd_array_access`` on, ``Module._compile`` skips the
+    kernel cache ("forced rebuild when verifying"), because the read/write
+    marks the tracker needs are set by the *Python* code generation.  The
+    native code does not depend on the flag, so: compile (or find in the
+    cache) with the flag off, then run the Python code generation with the
+    flag on, which sets the marks and emits Warp's intra-kernel warnings
+    exactly as the forced rebuild would.  Same findings, without paying the
+    native compile on every run.  Returns False when this Warp has no such seam.
+    """
+    ctx = warp_seams.context_module(wp)
+    module_cls = getattr(ctx, "Module", None)
+    builder_cls = getattr(ctx, "ModuleBuilder", None)
+    orig = getattr(module_cls, "_compile", None)
+    if orig is None or builder_cls is None or getattr(orig, "_tapewatch", False):
+        return False
+    try:
+        takes_target = "target" in inspect.signature(builder_cls.__init__).parameters
+    except (TypeError, ValueError):
+        takes_target = False
+    lock = getattr(ctx, "_codegen_lock", None)
+
+    def _compile(self, device=None, output_dir=None, output_name=None, output_arch=None, use_ptx=None,
+                 options=None):
+        if not options or not options.get("verify_autograd_array_access") or not wp.config.cache_kernels:
+            return orig(self, device, output_dir, output_name, output_arch, use_ptx, options)
+        compiled = orig(self, device, output_dir, output_name, output_arch, use_ptx,
+                        dict(options, verify_autograd_array_access=False))
+        try:
+            _codegen_marks(self, device, output_arch, options)
+        except Exception:
+            # The marks could not be rebuilt the quick way: do what the tracker does (a full rebuild).
+            return orig(self, device, output_dir, output_name, output_arch, use_ptx, options)
+        return compiled
+
+    def _codegen_marks(module, device, output_arch, options):
+        """Warp's own Python codegen window, as ``_compile`` runs it, for its side effects only."""
+        if output_arch is None:
+            output_arch = module._get_compile_arch(device)
+        full = dict(options, output_arch=output_arch)
+        is_cpu = output_arch is None
+        run_codegen = getattr(module, "_run_codegen", None)
+        if run_codegen is not None:
+            run_codegen(full, is_cpu)  # takes Warp's codegen lock itself
+            return
+        kwargs = {"hasher": module.hashers.get(full["block_dim"], None)}
+        if takes_target:
+            kwargs["target"] = "cpu" if is_cpu else "cuda"
+        with lock if lock is not None else contextlib.nullcontext():
+            builder_cls(module, full, **kwargs)  # builds every kernel: the tracker's marks
+
+    _compile._tapewatch = True
+    module_cls._compile = _compile
+    return True
