@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import os
 import sys
 import threading
 import types
@@ -146,6 +147,7 @@ def taped_launch(orig, h: Hooks):
             done.append(True)
             orig(self, kernel, args)
 
+        h.guarded("restoring the launch's caller", lambda: _restore_caller(h, self))
         h.guarded("tracking a taped launch", h.tracker.begin_launch)
         h.guarded("tracking a taped launch", lambda: h.tracker.on_launch(self, kernel, args, original))
         if not done:
@@ -154,6 +156,43 @@ def taped_launch(orig, h: Hooks):
         return None
 
     return check_kernel_array_access
+
+
+TAPEWATCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _restore_caller(h: Hooks, tape) -> None:
+    """Warp records ``wp.launch``'s calling frame on the tape (its graph, its messages): under Tapewatch that
+    frame is the probe's wrapper.  The entry gets the frame Warp would have seen without Tapewatch."""
+    entries = getattr(tape, "launches", None)
+    entry = entries[-1] if entries else None
+    meta = entry[7] if isinstance(entry, list) and len(entry) > 7 and isinstance(entry[7], dict) else None
+    caller = meta.get("caller") if meta is not None else None
+    if not isinstance(caller, dict) or not str(caller.get("file", "")).startswith(TAPEWATCH_DIR):
+        return
+    launch_code = getattr(h.originals.get("launch"), "__code__", None)
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code is not launch_code:
+        frame = frame.f_back
+    frame = frame.f_back if frame is not None else None
+    while frame is not None and frame.f_code.co_filename.startswith(TAPEWATCH_DIR):
+        frame = frame.f_back
+    if frame is not None:
+        meta["caller"] = {"file": frame.f_code.co_filename, "lineno": frame.f_lineno, "func": frame.f_code.co_name}
+
+
+def _as_warp_sees(kwargs: dict) -> dict:
+    """Warp names the first frame outside its own package as the caller of a copy; under Tapewatch that is
+    the probe's wrapper.  The message names the frame Warp would have named without Tapewatch."""
+    if not str(kwargs.get("filename", "")).startswith(TAPEWATCH_DIR):
+        return kwargs
+    frame = sys._getframe(1)
+    while frame is not None and (frame.f_code.co_filename.startswith(TAPEWATCH_DIR) or
+                                 frame.f_globals.get("__name__", "").startswith("warp._src")):
+        frame = frame.f_back
+    if frame is None:
+        return kwargs
+    return dict(kwargs, filename=frame.f_code.co_filename, lineno=frame.f_lineno)
 
 
 def launch(orig, h: Hooks):
@@ -298,7 +337,7 @@ def mark_write(orig, h: Hooks):
         if warp_seams.warp_read_flag(self):
             h.tracker.on_warp_mark_write(self)
             if program_tracks(wp):
-                orig(self, **kwargs)
+                orig(self, **_as_warp_sees(kwargs))
 
     return mark_write
 
