@@ -2,73 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import queue
 import subprocess
-import sys
-import threading
 import time
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-class RawClient:
-    def __init__(self):
-        self.proc = subprocess.Popen([sys.executable, "-m", "tapewatch", "lsp"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(ROOT))
-        self.messages: "queue.Queue" = queue.Queue()
-        self.log: list = []  # every window/logMessage text, in order
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        out = self.proc.stdout
-        while True:
-            header = b""
-            while not header.endswith(b"\r\n\r\n"):
-                c = out.read(1)
-                if not c:
-                    self.messages.put(None)
-                    return
-                header += c
-            n = int(header.split(b"Content-Length:")[1].split(b"\r\n")[0])
-            message = json.loads(out.read(n))
-            if message.get("method") == "window/logMessage":
-                self.log.append(message["params"]["message"])
-            self.messages.put(message)
-
-    def send(self, obj=None, raw: bytes = b"", length=None):
-        if obj is not None:
-            body = json.dumps(obj).encode()
-            raw = b"Content-Length: %d\r\n\r\n" % (len(body) if length is None else length) + body
-        self.proc.stdin.write(raw)
-        self.proc.stdin.flush()
-
-    def response(self, msg_id, timeout=15.0):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            try:
-                m = self.messages.get(timeout=max(0.05, deadline - time.time()))
-            except queue.Empty:
-                break
-            if m is None:
-                break
-            if m.get("id") == msg_id and ("result" in m or "error" in m):
-                return m
-        raise AssertionError("no response to %r" % (msg_id,))
-
-    def initialize(self):
-        self.send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-                   "params": {"capabilities": {}, "processId": None, "rootUri": None}})
-        self.response(0)
-        self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
-
-    def close(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait(5)
+from lsp_stdio import RawClient
 
 
 @pytest.fixture
@@ -129,3 +68,19 @@ def test_a_script_in_a_missing_folder_is_tw909_not_an_internal_error(raw):
               "params": {"command": "tapewatch.runVerification", "arguments": ["file:///nonexistent/dir/x.py"]}})
     result = raw.response(1)["result"]
     assert result["status"] == "failed" and result["outcome"] == "script-not-found"
+
+
+@pytest.mark.parametrize("body", [
+    b'{"jsonrpc": "2.0", "id": 1, "method": "shutdown", "params": "\xff\xfe"}',  # not UTF-8
+    b"[" * 100_000 + b"]" * 100_000,  # nested past any parser's depth
+    b'{"jsonrpc": "2.0", "id": 1, "method": "x", "params": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+    b'{"jsonrpc": "2.0", "id": 1, "method": ',  # cut short
+], ids=["not-utf8", "deep-array", "deep-params", "truncated"])
+def test_an_unreadable_body_is_answered_parse_error_with_a_null_id(raw, body):
+    # JSON-RPC 2.0: a message that cannot be parsed gets a -32700 error whose id is null (its own id
+    # cannot be trusted); the server keeps answering what follows.
+    raw.send(raw=b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    answer = raw.response(None)
+    assert answer["id"] is None and answer["error"]["code"] == -32700, answer
+    raw.send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+    assert raw.response(2)["result"] is None

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from lsprotocol import types
 
@@ -250,6 +250,43 @@ def moved(entry: Entry, path_key: str, edit: LineEdit, key: Callable[[str], str]
             related.append(RelatedEntry(rspan, r.message))
     if not changed:
         return entry
+    return replace(entry, span=span, related=tuple(related))
+
+
+def moved_through(entry: Entry, edits: Dict[str, List[LineEdit]], key: Callable[[str], str]) -> Optional[Entry]:
+    """``entry`` after the edits of each file (file key -> its edits, in order); None if its line was touched.
+
+    What ``moved`` gives edit after edit, with one new entry at the end instead of one per edit.
+    """
+    span = entry.span
+    own = edits.get(key(span.path))
+    lines: Optional[Tuple[int, int]] = (span.start_line, span.end_line)
+    for edit in own or ():
+        lines = edit.map_span(*lines)  # type: ignore[misc]
+        if lines is None:
+            return None
+    changed = lines != (span.start_line, span.end_line)
+    related = []
+    for r in entry.related:
+        theirs = edits.get(key(r.span.path))
+        if not theirs:
+            related.append(r)
+            continue
+        rlines: Optional[Tuple[int, int]] = (r.span.start_line, r.span.end_line)
+        for edit in theirs:
+            rlines = edit.map_span(*rlines)  # type: ignore[misc]
+            if rlines is None:
+                break
+        if rlines == (r.span.start_line, r.span.end_line):
+            related.append(r)
+            continue
+        changed = True
+        if rlines is not None:
+            related.append(RelatedEntry(replace(r.span, start_line=rlines[0], end_line=rlines[1]), r.message))
+    if not changed:
+        return entry
+    if lines != (span.start_line, span.end_line):
+        span = replace(span, start_line=lines[0], end_line=lines[1])  # type: ignore[index]
     return replace(entry, span=span, related=tuple(related))
 
 

@@ -8,30 +8,41 @@ Two layers, merged when a file is published:
   published empty.
 - **lints**: per open document, the static lint entries.
 
-Every content change is turned into a :class:`~.positions.LineEdit` before
-it is applied and moves the entries of its file (and related locations in
-it).  Edits made while a run was going on are logged and replayed onto the
-run's entries when it finishes, and a document that had unsaved changes
-when the run started is mapped from the saved text (which the run saw) to
-the buffer by a diff.
+Every content change arrives as a :class:`~.positions.LineEdit` (from the
+document that applied it) and moves the entries of its file (and related
+locations in it).  Edits made while a run was going on are logged and
+replayed onto the run's entries when it finishes, and a document that had
+unsaved changes when the run started is mapped from the saved text (which
+the run saw) to the buffer by a diff.
+
+Typing must stay cheap however many diagnostics a file has, so an edit only
+queues its ``LineEdit``: the queue is applied to the entries (each entry
+mapped through every queued edit, one new entry at the end) when something
+reads them, and the moved diagnostics are published at most every
+``MOVE_PUBLISH_S`` (longer when a publish costs more), not once per edit.
+A publish identical to the last one for that file is not sent.
 """
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import dataclasses
+import time
 from dataclasses import dataclass, field
-from typing import Deque, Dict, Iterable, List, Optional, Tuple
+from typing import Deque, Dict, List, Optional, Tuple
 
 from lsprotocol import types
 
 from .. import codes
 from . import positions, uris
-from .convert import Entry, diagnostic_json, moved, read_text, structure
+from .convert import Entry, diagnostic_json, moved, moved_through, read_text, structure
 from .positions import LineEdit
 from .server import Feature, TapewatchServer
 
 EDIT_LOG = 20000  # content changes remembered for runs in progress
+MOVE_PUBLISH_S = 0.05  # moved diagnostics go out this long after an edit, at most this often...
+MOVE_PUBLISH_SHARE = 0.2  # ...and publishing them takes at most this share of the time while typing
 
 
 @dataclass
@@ -58,59 +69,74 @@ class DiagnosticsFeature(Feature):
         self.seq = 0
         self.log: Deque[Tuple[int, str, LineEdit]] = collections.deque(maxlen=EDIT_LOG)
         self.last_change: Dict[str, int] = {}
-        self._dirty: set = set()
+        self._pending: List[Tuple[str, LineEdit]] = []  # edits not yet applied to the entries, in order
+        self._dirty: set = set()  # file keys whose entries moved since they were last published
+        self._sent: Dict[str, Tuple[str, int, List[Entry]]] = {}  # file key -> (uri, spellings, entries) sent
+        self._flush: Optional[asyncio.TimerHandle] = None
+        self._publish_cost = 0.0  # seconds the last publish of moved diagnostics took
 
     # -- documents --------------------------------------------------------
 
     def document_open(self, uri: str) -> None:
         self.spellings.remember(uri)
 
-    def before_change(self, uri: str, change: types.TextDocumentContentChangeEvent) -> None:
+    def edited(self, uri: str, edit: LineEdit) -> None:
         path = uris.to_path(uri)
-        doc = self.server.document(uri)
-        if path is None or doc is None:
+        if path is None:
             return
-        old = doc.source
-        if isinstance(change, types.TextDocumentContentChangePartial):
-            r = change.range
-            edit = positions.from_range((r.start.line, r.start.character), (r.end.line, r.end.character),
-                                        change.text, positions.split_lines(old), self.server.client_units)
-        else:
-            edit = positions.from_texts(old, change.text)
         key = uris.key(path)
         self.seq += 1
         self.log.append((self.seq, key, edit))
         self.last_change[key] = self.seq
-        self._dirty.update(self._apply(key, edit))
+        self._pending.append((key, edit))
 
     def document_change(self, uri: str) -> None:
+        if self._flush is None and self._pending:
+            delay = max(MOVE_PUBLISH_S, self._publish_cost / MOVE_PUBLISH_SHARE)
+            self._flush = asyncio.get_running_loop().call_later(delay, self._publish_moved)
+
+    def shutdown(self) -> None:
+        if self._flush is not None:
+            self._flush.cancel()
+            self._flush = None
+
+    def _publish_moved(self) -> None:
+        self._flush = None
+        started = time.perf_counter()
+        self._settle()
         dirty, self._dirty = self._dirty, set()
         for key in dirty:
             self.publish(key)
+        self._publish_cost = time.perf_counter() - started
 
     # -- layers -------------------------------------------------------------
 
-    def _apply(self, key: str, edit: LineEdit) -> Iterable[str]:
-        """Move every stored entry touched by an edit of file ``key``."""
-        touched = set()
+    def _settle(self) -> None:
+        """Apply the queued edits to every stored entry they touch (call before reading the layers)."""
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        by_file: Dict[str, List[LineEdit]] = {}
+        for key, edit in pending:
+            by_file.setdefault(key, []).append(edit)
         layers: List[Dict[str, List[Entry]]] = list(self.runs.values()) + [self.lints]
         for layer in layers:
             for file_key, entries in layer.items():
                 out = []
                 changed = False
                 for e in entries:
-                    m = moved(e, key, edit, uris.key)
+                    m = moved_through(e, by_file, uris.key)
                     if m is not e:
                         changed = True
                     if m is not None:
                         out.append(m)
                 if changed:
                     layer[file_key] = out
-                    touched.add(file_key)
-        return touched
+                    self._dirty.add(file_key)
 
     def snapshot(self) -> Snapshot:
         """Call when a run starts: the sequence number and unsaved buffers."""
+        self._settle()
         snap = Snapshot(seq=self.seq)
         for uri, doc in list(self.server.workspace.text_documents.items()):
             path = uris.to_path(uri)
@@ -158,6 +184,7 @@ class DiagnosticsFeature(Feature):
 
     def set_run(self, script: str, entries: List[Entry], snap: Optional[Snapshot] = None) -> None:
         """Replace the entries of ``script``'s last run and publish every file involved."""
+        self._settle()  # the new entries are for the current text: only the old ones need the queued edits
         by_file: Dict[str, List[Entry]] = {}
         for e in entries:
             key = uris.key(e.span.path)
@@ -177,6 +204,7 @@ class DiagnosticsFeature(Feature):
         """Forget the run findings of ``script`` (of every script when None); lints stay, they
         follow the code.  Returns how many diagnostics were withdrawn."""
         # A script's own layers too: its bisection (``path#bisect``).
+        self._settle()
         keys = ([k for k in self.runs if k == uris.key(script) or k.startswith(uris.key(script) + "#")]
                 if script is not None else list(self.runs))
         withdrawn, files = 0, set()
@@ -189,6 +217,8 @@ class DiagnosticsFeature(Feature):
         return withdrawn
 
     def set_lints(self, path: str, entries: List[Entry]) -> None:
+        """The lint entries of ``path``, for its current text (published at once, if they differ)."""
+        self._settle()
         key = uris.key(path)
         self.paths.setdefault(key, path)
         if not entries and key not in self.lints:
@@ -207,6 +237,7 @@ class DiagnosticsFeature(Feature):
         whose problem the run measured on the same line (``codes.RUNTIME_TWINS``) gives way to the
         run's finding.
         """
+        self._settle()
         runs: List[Entry] = []
         for by_file in self.runs.values():
             runs += by_file.get(key, [])
@@ -239,6 +270,7 @@ class DiagnosticsFeature(Feature):
 
     def publish(self, key: str) -> None:
         entries = self.entries(key)
+        self._dirty.discard(key)
         if not entries and key not in self.published:
             return
         path = self.paths.get(key, key)
@@ -250,8 +282,16 @@ class DiagnosticsFeature(Feature):
             if previous is not None and previous != uri:
                 # The client spells this file differently now: clear the old spelling.
                 self._send(previous, [])
+                self._sent.pop(key, None)
             self.published[key] = uri
         entries.sort(key=lambda e: (e.span.start_line, e.span.start_char, e.code))
+        sent = (uri, self.spellings.version, entries)
+        if self._sent.get(key) == sent:
+            return  # the client has exactly these (a lint that found what the moved entries say)
+        if entries:
+            self._sent[key] = sent
+        else:
+            self._sent.pop(key, None)
         self._send(uri, [diagnostic_json(e, self.spellings.uri) for e in entries])
 
     def _send(self, uri: str, diagnostics: List[dict]) -> None:

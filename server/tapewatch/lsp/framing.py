@@ -13,7 +13,11 @@ This loop frames messages itself:
 - a body that never completes while another header follows it in the
   stream (a too-long length) is re-read up to that header after
   ``STALL_S`` seconds without new input;
-- a request whose params cannot be read is answered ``InvalidParams``.
+- a request whose params cannot be read is answered ``InvalidParams``;
+- a body that is not JSON (not UTF-8, cut short, nested deeper than the
+  parser goes) is answered ``ParseError`` with ``"id": null``, as JSON-RPC
+  2.0 says: its own id cannot be trusted, and a client waiting on it learns
+  that something it sent was lost.
 
 Messages that parse are handed to pygls' protocol unchanged.
 """
@@ -114,7 +118,7 @@ def dispatch(protocol, body: bytes) -> None:
     if b'"exit"' in body:
         try:
             raw = json.loads(body)
-        except ValueError:
+        except Exception:  # noqa: BLE001 (not JSON, or nested too deep: answered below)
             raw = None
         if isinstance(raw, dict) and raw.get("method") == "exit" and "id" not in raw:
             # 0 after ``shutdown``, 1 without (LSP); no waiting for runs or threads.
@@ -125,17 +129,21 @@ def dispatch(protocol, body: bytes) -> None:
         _answer(protocol, body, exc)
         return
     except Exception as exc:  # noqa: BLE001 (not JSON (a wrong length), or a structure pygls refuses)
-        log.warning("could not read a message (%s: %s)", type(exc).__name__, exc)
-        _answer(protocol, body, JsonRpcParseError() if isinstance(exc, ValueError) else JsonRpcInvalidParams())
+        log.warning("could not read a message (%s: %s)", type(exc).__name__, str(exc)[:200])
+        _answer(protocol, body, JsonRpcInvalidParams())
         return
     protocol.handle_message(message)
 
 
 def _answer(protocol, body: bytes, error) -> None:
+    """Answer a request pygls could not take with ``error``; a body that is not JSON with ParseError."""
     try:
         raw = json.loads(body)
-    except Exception:  # noqa: BLE001 (anything unreadable has no id to answer to)
-        return  # no id to answer to
+    except Exception:  # noqa: BLE001 (bad UTF-8, cut short, RecursionError: no id to trust)
+        parse_error = JsonRpcParseError().to_response_error()
+        protocol._send_data({"jsonrpc": "2.0", "id": None,
+                             "error": {"code": parse_error.code, "message": parse_error.message}})
+        return
     if isinstance(raw, dict) and "id" in raw and "method" in raw:
         protocol._send_response(raw["id"], error=error.to_response_error())
 

@@ -1,26 +1,24 @@
 """Static lints (TW3xx) of open Python documents, on open and on change.
 
 ``tapewatch.lint.lint_source(source, path)`` is pure AST analysis; it runs
-in a worker thread ``DEBOUNCE`` seconds after the last change, and its
-result is dropped if the document changed meanwhile (a newer lint is
-already scheduled).  Each open document keeps a ``ChunkParser``, so a lint
-after an edit re-parses only the top-level chunks the edit touched.  The
-``lint`` setting turns the layer on and off.
+in the lint process (``lint_worker``) ``DEBOUNCE`` seconds after the last
+change of a document: a burst of typing is linted once, on its last text.
+A lint asked for while an older one of the same document waits replaces
+it, and a result for a text that changed meanwhile is dropped (a newer lint
+is already scheduled).  Each open document keeps a ``ChunkParser`` there, so
+a lint after an edit re-parses only the top-level chunks the edit touched.
+The ``lint`` setting turns the layer on and off.
 """
 
 from __future__ import annotations
 
-import ast
 import asyncio
-import functools
 from typing import Any, Callable, Dict, List, Optional
 
-from .. import codes
-from ..lint import ChunkParser, lint_source
-from ..model import Finding, Location
 from . import uris
 from .convert import Entry, LineSource, entry_of
 from .diagnostics import DiagnosticsFeature
+from .lint_worker import LintWorker, lint_or_syntax_error
 from .settings import SettingsFeature
 from .server import Feature, TapewatchServer
 
@@ -34,7 +32,10 @@ class LintsFeature(Feature):
         super().__init__(server)
         self.debounce = debounce
         self._timers: Dict[str, asyncio.TimerHandle] = {}
-        self._parsers: Dict[str, ChunkParser] = {}  # per open document: its chunks, reused by the next lint
+        self.worker = LintWorker()
+
+    def initialized(self) -> None:
+        self.worker.start()
 
     # -- hooks --------------------------------------------------------------
 
@@ -49,7 +50,7 @@ class LintsFeature(Feature):
 
     def document_close(self, uri: str) -> None:
         self._cancel(uri)
-        self._parsers.pop(uri, None)
+        self.worker.forget(uri)
         path = uris.to_path(uri)
         if path:
             self._diagnostics().set_lints(path, [])
@@ -61,6 +62,7 @@ class LintsFeature(Feature):
     def shutdown(self) -> None:
         for uri in list(self._timers):
             self._cancel(uri)
+        self.worker.close()
 
     # -- linting ------------------------------------------------------------
 
@@ -101,9 +103,9 @@ class LintsFeature(Feature):
             return
         doc = self.server.document(uri)
         version, text = doc.version, doc.source
-        loop = asyncio.get_running_loop()
-        linter = functools.partial(lint_source, parser=self._parsers.setdefault(uri, ChunkParser()))
-        findings = await loop.run_in_executor(None, lint_or_syntax_error, linter, text, path)
+        findings = await self.worker.lint(uri, text, path)
+        if findings is None:
+            return  # a newer lint of this document replaced it before it started
         doc = self.server.document(uri)
         if doc is None or doc.version != version or doc.source != text:
             return  # changed meanwhile: the next lint is scheduled
@@ -111,26 +113,7 @@ class LintsFeature(Feature):
         diagnostics.set_lints(path, entries)
 
 
-def lint_or_syntax_error(linter: Callable[[str, str], List[Any]], text: str, path: str) -> List[Any]:
-    """The linter's findings; for a file that does not parse, one TW902 instead.
-
-    ``lint_source`` returns nothing for text that is not Python, which would
-    look like "no problems": the syntax error says why the lints are quiet.
-    """
-    found = list(linter(text, path))
-    if found or ("wp" not in text and "warp" not in text):
-        return found
-    try:
-        ast.parse(text, filename=path)
-    except SyntaxError as exc:
-        line = exc.lineno or 1
-        return [Finding(
-            code="TW902", severity=codes.severity("TW902"), id="lint-syntax",
-            message="%s: %s (static lints resume when the file parses)" % (type(exc).__name__, exc.msg),
-            location=Location(path, line, exc.offset or 1), data={"static": True})]
-    except (ValueError, RecursionError, MemoryError):
-        return []
-    return found
+__all__ = ["LintsFeature", "lint_entries", "lint_or_syntax_error"]
 
 
 def lint_entries(findings: List[Any], path: str, uri: str, text: str, units: Callable[[str], int]) -> List[Entry]:

@@ -35,9 +35,11 @@ def split_lines(text: str) -> list:
 class LineEdit:
     """One content change, as a map from old lines to new lines.
 
-    ``table`` (whole-document replacement) maps old line → new line for the
-    lines a diff found unchanged; otherwise the change replaced the text
-    between (start, start_char) and (end, end_char) of the old document.
+    The change replaced the text between (start, start_char) and (end,
+    end_char) of the old document; or, with ``table`` (a whole-document
+    replacement), lines before ``start`` are unchanged, lines from ``end``
+    on (exclusive here) moved by ``delta``, and ``table`` maps the old lines
+    between that a diff found unchanged to their new lines.
     """
 
     start: int = 0
@@ -54,11 +56,11 @@ class LineEdit:
     def map_span(self, first: int, last: int) -> Optional[Span]:
         """Where lines ``first..last`` are after the change, or None if touched."""
         if self.table is not None:
-            new_first = self.table.get(first)
+            new_first = self._table_line(first)
             if new_first is None:
                 return None
             for i in range(first + 1, last + 1):
-                if self.table.get(i) != new_first + (i - first):
+                if self._table_line(i) != new_first + (i - first):
                     return None
             return new_first, new_first + (last - first)
         if last < self.start:
@@ -70,6 +72,13 @@ class LineEdit:
         if first == self.end and self.before_ok:
             return first + self.delta, last + self.delta
         return None
+
+    def _table_line(self, line: int) -> Optional[int]:
+        if line < self.start:
+            return line
+        if line >= self.end:
+            return line + self.delta
+        return self.table.get(line) if self.table is not None else None
 
     def map_line(self, line: int) -> Optional[int]:
         span = self.map_span(line, line)
@@ -96,13 +105,42 @@ def from_range(start: Tuple[int, int], end: Tuple[int, int], text: str,
     return LineEdit(start=sl, end=el, delta=delta, after_ok=after_ok, before_ok=before_ok)
 
 
+# A diff of the changed middle is quadratic at worst: past this many line pairs, its lines are dropped.
+MAX_DIFF = 4_000_000
+
+
 def from_texts(old: str, new: str) -> LineEdit:
     """A whole-document replacement: unchanged lines are found by a diff."""
-    old_lines = split_lines(old)
-    new_lines = split_lines(new)
+    return from_lines(split_lines(old), split_lines(new))
+
+
+def from_lines(old: Sequence[str], new: Sequence[str]) -> LineEdit:
+    """A whole-document replacement, as lines (with or without their line ends).
+
+    The lines both texts begin and end with are matched first, in one pass;
+    only the middle between (one line while typing) is diffed.  A client
+    that sends the whole text on every keystroke costs a comparison of the
+    lines per change, not a diff of the file.
+    """
+    n_old, n_new = len(old), len(new)
+    head = 0
+    limit = min(n_old, n_new)
+    while head < limit and _same(old[head], new[head]):
+        head += 1
+    tail = 0
+    limit -= head
+    while tail < limit and _same(old[n_old - 1 - tail], new[n_new - 1 - tail]):
+        tail += 1
+    mid_old, mid_new = old[head:n_old - tail], new[head:n_new - tail]
     table: Dict[int, int] = {}
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    for block in matcher.get_matching_blocks():
-        for k in range(block.size):
-            table[block.a + k] = block.b + k
-    return LineEdit(table=table)
+    if mid_old and mid_new and len(mid_old) * len(mid_new) <= MAX_DIFF:
+        matcher = difflib.SequenceMatcher(None, [strip_eol(x) for x in mid_old], [strip_eol(x) for x in mid_new],
+                                          autojunk=False)
+        for block in matcher.get_matching_blocks():
+            for k in range(block.size):
+                table[head + block.a + k] = head + block.b + k
+    return LineEdit(start=head, end=n_old - tail, delta=n_new - n_old, table=table)
+
+
+def _same(a: str, b: str) -> bool:
+    return a == b or strip_eol(a) == strip_eol(b)

@@ -33,7 +33,9 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
-from . import uris
+from . import documents, uris
+from .documents import Document
+from .positions import LineEdit
 
 logger = logging.getLogger("tapewatch.lsp")
 
@@ -76,15 +78,39 @@ class TapewatchProtocol(LanguageServerProtocol):
         _EXECUTE_PARAMS.set(params)
         return (yield from super().lsp_workspace__execute_command(params))
 
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        # The server's own document type (a list of lines: an edit costs what it touches).
+        item = params.text_document
+        self.workspace.text_documents[unquote(item.uri)] = Document(
+            item.uri, item.text, item.version, item.language_id, self.workspace.position_codec.client_num_units,
+            position_codec=self.workspace.position_codec)
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+        doc = self._server.document(params.text_document.uri)
+        large = isinstance(doc, Document) and doc.size() > documents.LARGE
+        self.workspace.remove_text_document(params.text_document.uri)
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+        if large:  # once the features let go of it too (their withdrawn diagnostics are sent)
+            asyncio.get_running_loop().call_soon(documents.release_memory)
+
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
-        # Each change is shown to the features *before* it is applied, while
-        # the old text (line lengths) is still there to interpret its range.
+        # Each change is applied by the document, which says how it moved the lines; the features
+        # get that, never a range to interpret again (the buffer and the diagnostics cannot disagree).
         uri = params.text_document.uri
+        doc = self._server.document(uri)
+        if not isinstance(doc, Document):
+            logger.warning("didChange for a document that is not open: %s", uri)
+            return
         self._server.change_arrived(uri)
         for change in params.content_changes:
-            self._server.before_change(uri, change)
-            self.workspace.update_text_document(params.text_document, change)
+            self._server.edited(uri, doc.apply(change))
+        doc.version = params.text_document.version
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
             yield handler, (params,), None
 
@@ -113,8 +139,8 @@ class Feature:
     def change_arrived(self, uri: str) -> None:
         """A ``didChange`` arrived, before any feature saw its changes (timers start here)."""
 
-    def before_change(self, uri: str, change: types.TextDocumentContentChangeEvent) -> None:
-        """One content change of an open document, before it is applied."""
+    def edited(self, uri: str, edit: LineEdit) -> None:
+        """One content change of an open document was applied: how it moved the lines."""
 
     def document_open(self, uri: str) -> None:
         pass
@@ -317,8 +343,8 @@ class TapewatchServer(LanguageServer):
     def change_arrived(self, uri: str) -> None:
         self._dispatch("change_arrived", uri)
 
-    def before_change(self, uri: str, change: types.TextDocumentContentChangeEvent) -> None:
-        self._dispatch("before_change", uri, change)
+    def edited(self, uri: str, edit: LineEdit) -> None:
+        self._dispatch("edited", uri, edit)
 
     # -- documents ----------------------------------------------------------
 

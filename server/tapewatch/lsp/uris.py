@@ -14,9 +14,19 @@ from typing import Dict, Optional
 from pygls.uris import from_fs_path, to_fs_path, uri_scheme
 
 
+_KEYS: Dict[str, str] = {}  # absolute path -> key: asked for every diagnostic an edit may move
+
+
 def key(path: str) -> str:
     """The form paths are compared in (absolute, normalised; symlinks kept)."""
-    return os.path.normcase(os.path.normpath(os.path.abspath(path)))
+    found = _KEYS.get(path)
+    if found is None:
+        found = os.path.normcase(os.path.normpath(os.path.abspath(path)))
+        if os.path.isabs(path):  # a relative one depends on the working directory
+            if len(_KEYS) > 65536:
+                _KEYS.clear()
+            _KEYS[path] = found
+    return found
 
 
 def to_path(uri: str) -> Optional[str]:
@@ -35,11 +45,15 @@ class Spellings:
 
     def __init__(self) -> None:
         self._by_key: Dict[str, str] = {}
+        self.version = 0  # counts changed spellings: diagnostics published before name files the old way
 
     def remember(self, uri: str) -> Optional[str]:
         path = to_path(uri)
         if path is not None:
-            self._by_key[key(path)] = uri
+            k = key(path)
+            if self._by_key.get(k) != uri:
+                self._by_key[k] = uri
+                self.version += 1
         return path
 
     def uri(self, path: str) -> str:
