@@ -117,15 +117,15 @@ def write_harness(ns) -> int:
     from .harness.generate import generate  # noqa: PLC0415
 
     if not os.path.isfile(ns.script):
-        print("tapewatch: no such script: %s" % ns.script, file=sys.stderr)
+        print(terminal("tapewatch: no such script: %s" % ns.script), file=sys.stderr)
         return EXIT_TOOL
     try:
         path = generate(ns.script, ns.python, ns.output)
     except FileExistsError as exc:
-        print("tapewatch: %s exists; not overwriting it" % exc, file=sys.stderr)
+        print(terminal("tapewatch: %s exists; not overwriting it" % exc), file=sys.stderr)
         return EXIT_TOOL
-    print(path)
-    print("tapewatch: run it with `tapewatch check %s`" % os.path.relpath(path), file=sys.stderr)
+    print(terminal(path))
+    print(terminal("tapewatch: run it with `tapewatch check %s`" % os.path.relpath(path)), file=sys.stderr)
     return EXIT_CLEAN
 
 
@@ -137,11 +137,11 @@ def run_bisect(ns) -> int:
     from .report.text import finding_lines  # noqa: PLC0415
 
     if not os.path.isfile(ns.script):
-        print("tapewatch: no such script: %s" % ns.script, file=sys.stderr)
+        print(terminal("tapewatch: no such script: %s" % ns.script), file=sys.stderr)
         return EXIT_TOOL
 
     def progress(step: dict) -> None:
-        sys.stderr.write("tapewatch bisect: horizon %d: %s\n" % (step["k"], step["verdict"]))
+        sys.stderr.write(terminal("tapewatch bisect: horizon %s: %s" % (step["k"], step["verdict"])) + "\n")
         sys.stderr.flush()
 
     findings, signum = asyncio.run(_until_signalled(bisect(os.path.abspath(ns.script), ns.python, ns.knob,
@@ -187,7 +187,7 @@ def check(ns) -> int:
     from .spawn import RunRequest, start  # noqa: PLC0415 (no event loop yet: see below)
 
     if ns.cwd and not os.path.isdir(ns.cwd):
-        print("tapewatch: --cwd %s is not a directory" % ns.cwd, file=sys.stderr)
+        print(terminal("tapewatch: --cwd %s is not a directory" % ns.cwd), file=sys.stderr)
         return EXIT_TOOL
     notes: List[str] = []
     scripts, problems = collect_scripts(ns.scripts, notes)
@@ -224,7 +224,7 @@ def check(ns) -> int:
     err = sys.stderr
     jobs = min(ns.jobs or os.cpu_count() or 1, len(requests))
     for req in requests:
-        err.write("tapewatch: running %s on %s with %s\n" % (req.script, ns.device, ns.python))
+        err.write(terminal("tapewatch: running %s on %s with %s" % (req.script, ns.device, ns.python)) + "\n")
     err.flush()
     # The first runs start now, before asyncio and the runner load: the user's interpreter starts
     # (and imports Warp) on another core meanwhile.  Each run owns its process from then on.
@@ -321,7 +321,7 @@ async def _run_all(requests, jobs: int, quiet: bool, err, with_harness: bool = T
     several = len(requests) > 1
 
     async def one(req, started):
-        name = os.path.basename(req.script)
+        name = terminal(os.path.basename(req.script))  # the scripts' own output is passed through as written
         partial = [""]
 
         def echo(stream: str, text: str) -> None:
@@ -339,7 +339,7 @@ async def _run_all(requests, jobs: int, quiet: bool, err, with_harness: bool = T
             err.flush()
 
         def harness_note(path: str) -> None:
-            err.write("tapewatch: %s: FD check with %s\n" % (name, os.path.basename(path)))
+            err.write("tapewatch: %s: FD check with %s\n" % (name, terminal(os.path.basename(path))))
 
         async with gate:
             result = (await run_verification(req, on_output=echo, with_harness=with_harness,

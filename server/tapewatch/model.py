@@ -38,13 +38,18 @@ class Location:
 
     @classmethod
     def from_json(cls, obj: Dict[str, Any]) -> "Location":
-        return cls(
-            path=str(obj["path"]),
-            line=int(obj["line"]),
-            column=int(obj.get("column") or 1),
-            end_line=_opt_int(obj.get("end_line")),
-            end_column=_opt_int(obj.get("end_column")),
-        )
+        """From JSON that crossed a process boundary (or a file): positions forced into range, lines and
+        columns at least 1 and at most ``MAX_POSITION``, an end before its start dropped."""
+        line = _position(obj["line"])
+        column = _position(obj.get("column") or 1)
+        end_line = _opt_int(obj.get("end_line"))
+        end_column = _opt_int(obj.get("end_column"))
+        if end_line is not None and not line <= end_line <= MAX_POSITION:
+            end_line = end_column = None
+        if end_column is not None and (not 1 <= end_column <= MAX_POSITION
+                                       or ((end_line is None or end_line == line) and end_column < column)):
+            end_column = None
+        return cls(path=str(obj["path"]), line=line, column=column, end_line=end_line, end_column=end_column)
 
     def __str__(self) -> str:
         return "%s:%d:%d" % (self.path, self.line, self.column)
@@ -200,6 +205,13 @@ class TapeGraph:
             nodes=[GraphNode.from_json(n) for n in obj.get("nodes", [])],
             edges=[GraphEdge.from_json(e) for e in obj.get("edges", [])],
         )
+
+
+MAX_POSITION = 2 ** 31 - 1  # what every consumer takes (LSP positions are unsigned 32-bit)
+
+
+def _position(value: Any) -> int:
+    return min(max(1, int(value)), MAX_POSITION)
 
 
 def _opt_int(value: Any) -> Optional[int]:

@@ -15,13 +15,28 @@ So, on Linux:
   reused pid, and the adopted ones are reaped.
 
 Without ``/proc`` only the process group is killed.
+
+All of that needs this process alive.  Killed by SIGKILL (nothing can catch
+it: an OOM killer, ``kill -9``, a CI runner's timeout), it would leave every
+run's tree running.  So the first run also starts a *watchdog*: a small
+process of its own (its own session, stdlib only, in Tapewatch's
+interpreter, deaf to the terminal's signals) that is told each run's process
+group and each descendant found through ``/proc`` as they come and go, on a
+pipe only this process holds.  When this process dies, however it dies, the
+kernel closes the pipe, the watchdog reads its end and kills what is still
+registered (descendants only when their start time still matches).  This is
+the parent-death signal done for the whole tree: ``PR_SET_PDEATHSIG`` would
+reach the probe alone, not what the script started.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import signal
+import subprocess
+import sys
 from typing import Dict, Optional
 
 PROC = "/proc"
@@ -62,6 +77,99 @@ def become_subreaper() -> bool:
     return _subreaper
 
 
+_WATCHDOG_CODE = r"""
+import os, signal, sys
+for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGPIPE"):
+    if hasattr(signal, name):
+        signal.signal(getattr(signal, name), signal.SIG_IGN)
+groups, pids = set(), {}
+def started(pid):
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as f:
+            data = f.read()
+        return int(data[data.rfind(b")") + 2:].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+for line in sys.stdin.buffer:
+    op, _, rest = line.strip().partition(b" ")
+    try:
+        nums = [int(x) for x in rest.split()]
+    except ValueError:
+        continue
+    if op == b"+g" and nums:
+        groups.add(nums[0])
+    elif op == b"-g" and nums:
+        groups.discard(nums[0])
+    elif op == b"+p" and len(nums) == 2:
+        pids[nums[0]] = nums[1]
+    elif op == b"-p" and nums:
+        pids.pop(nums[0], None)
+for pgid in groups:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except OSError:
+        pass
+for pid, start in pids.items():
+    if started(pid) == start:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+"""
+
+
+class _Watchdog:
+    """The process that ends the runs' trees if this one dies (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self.proc: Optional[subprocess.Popen] = None
+        self.unavailable = os.name != "posix"
+        self.owner = os.getpid()
+
+    def tell(self, *lines: str) -> None:
+        if self.unavailable:
+            return
+        if self.proc is None or self.owner != os.getpid():  # (a forked copy of this process starts its own)
+            self.owner = os.getpid()
+            try:
+                self.proc = subprocess.Popen(
+                    [sys.executable, "-I", "-S", "-c", _WATCHDOG_CODE], stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            except (OSError, ValueError):
+                self.unavailable = True
+                return
+            _active.add(self.proc.pid)  # our child, never a run's adopted orphan
+            atexit.register(self.close)
+        try:
+            self.proc.stdin.write("".join(line + "\n" for line in lines).encode())
+            self.proc.stdin.flush()
+        except (OSError, ValueError):  # it died: the runs are still ended by this process
+            self.unavailable = True
+
+    def close(self) -> None:
+        """This process is leaving normally: nothing is registered any more, let the watchdog go."""
+        proc = self.proc
+        if proc is None or self.owner != os.getpid():
+            return
+        self.proc = None
+        with contextlib.suppress(OSError, ValueError):
+            proc.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(0.5)
+
+
+_watchdog = _Watchdog()
+
+
+def watch_group(pgid: int) -> None:
+    """A run's process group exists: killed with it if this process dies."""
+    _watchdog.tell("+g %d" % pgid)
+
+
+def forget_group(pgid: int) -> None:
+    _watchdog.tell("-g %d" % pgid)
+
+
 def now_ticks() -> int:
     """The current time in the unit of ``/proc/PID/stat`` start times (clock ticks since boot)."""
     try:
@@ -78,6 +186,7 @@ class Descendants:
         self.available = os.path.isdir(PROC)
         self.since = now_ticks() - 1  # orphans adopted after this are the run's
         self.adopted: set = set()
+        self.told: set = set()  # descendants the watchdog knows
         _active.add(root)
         _trees[root] = self
         become_subreaper()
@@ -112,6 +221,10 @@ class Descendants:
                     family.add(pid)
                     self.seen[pid] = start
                     grew = True
+        new = [(pid, start) for pid, start in self.seen.items() if pid not in self.told]
+        if new:  # a setsid escapee is out of the process group: the watchdog needs it by name
+            _watchdog.tell(*("+p %d %d" % item for item in new))
+            self.told.update(pid for pid, _ in new)
 
     def kill_all(self) -> None:
         for pid, start in list(self.seen.items()):
@@ -128,6 +241,8 @@ class Descendants:
         self.kill_all()
         _active.discard(self.root)
         _trees.pop(self.root, None)
+        _watchdog.tell("-g %d" % self.root, *("-p %d" % pid for pid in self.told))
+        self.told.clear()
 
 
     def _reap(self) -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
 from . import defaults
-from .processes import become_subreaper, kill_group
+from .processes import become_subreaper, forget_group, kill_group, watch_group
 
 try:
     import fcntl
@@ -176,6 +176,7 @@ class Started:
         with contextlib.suppress(OSError):
             self.proc.kill()
         self.proc.wait()
+        forget_group(self.proc.pid)
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 stream.close()
@@ -217,4 +218,5 @@ def start(req: RunRequest) -> Started:
         raise
     finally:
         os.close(write_fd)
+    watch_group(proc.pid)  # ended with its tree even if this process is killed (processes.py)
     return Started(proc, read_fd)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -264,3 +265,109 @@ def test_a_warp_warning_of_an_unknown_shape_is_a_tw910_quoting_it(tmp_path):
     assert result.outcome == "ok"
     [finding] = [f for f in result.findings if f.code == "TW910"]
     assert "names no kernel" in finding.message and "Array velocity" in finding.message
+
+
+def _events_fd_line(event: str) -> str:
+    """Script lines that forge one line on the probe's event channel (its descriptor is on the command line)."""
+    return textwrap.dedent('''\
+        _args = open("/proc/self/cmdline", "rb").read().split(b"\\0")
+        _fd = int(_args[_args.index(b"--events") + 1].split(b":")[1])
+        os.write(_fd, %r)
+        ''' % (event.encode() + b"\n",))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the channel through /proc")
+def test_a_forged_end_event_does_not_hide_a_crash(tmp_path):
+    """The exit status wins: a process killed by a signal is TW906, whatever it wrote before dying."""
+    script = tmp_path / "forge_end.py"
+    script.write_text("import os, signal\nimport warp as wp\n"
+                      + _events_fd_line('{"event": "end", "status": 0, "outcome": "ok", "seconds": 0.1}')
+                      + "os.kill(os.getpid(), signal.SIGSEGV)\n")
+    result = asyncio.run(run_probe(RunRequest(script=str(script), lint=False)))
+    assert result.exit_code == -signal.SIGSEGV
+    assert result.outcome == "crashed" and result.tool_failed and result.status == "failed"
+    [f] = [f for f in result.findings if f.code == "TW906"]
+    assert "killed by SIGSEGV" in f.message
+
+
+def test_a_crash_quotes_stdout_when_stderr_is_silent(tmp_path):
+    script = write(tmp_path, "quiet_death.py", """\
+        import os
+        import warp as wp
+        print("the real reason: the reactor ran out of coolant", flush=True)
+        os._exit(7)
+        """)
+    result = asyncio.run(run_probe(RunRequest(script=str(script), lint=False)))
+    [f] = result.findings
+    assert f.code == "TW906" and "exit status 7" in f.message
+    assert "the real reason: the reactor ran out of coolant" in f.message and "(none)" not in f.message
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the channel through /proc")
+def test_forged_line_numbers_are_clamped(tmp_path):
+    script = tmp_path / "forge_lines.py"
+    finding = {"code": "TW101", "message": "forged", "path": str(script), "line": -5, "column": -5,
+               "end_line": -9, "end_column": -2,
+               "related": [{"path": str(script), "line": -3, "column": 0, "message": "r", "role": "reader"}]}
+    script.write_text("import os\nimport warp as wp\n"
+                      + _events_fd_line(json.dumps({"event": "finding", "finding": finding})))
+    out = subprocess.run([sys.executable, "-m", "tapewatch.cli", "check", str(script), "-q", "--no-lint",
+                          "--no-evidence", "--no-check-launches"], cwd=str(tmp_path), capture_output=True, text=True,
+                         timeout=180)
+    assert "forge_lines.py:1:1: warning TW101: forged" in out.stdout, out.stdout
+    assert "forge_lines.py:1:1: note: r" in out.stdout and ":-" not in out.stdout
+    data = json.loads(subprocess.run(
+        [sys.executable, "-m", "tapewatch.cli", "check", str(script), "-q", "--no-lint", "--no-evidence",
+         "--no-check-launches", "--format", "json"], cwd=str(tmp_path), capture_output=True, text=True,
+        timeout=180).stdout)
+    [f] = data["findings"]
+    assert (f["line"], f["column"], f["end_line"], f["end_column"]) == (1, 1, None, None)
+    assert (f["related"][0]["line"], f["related"][0]["column"]) == (1, 1)
+
+
+def test_sigkill_to_check_ends_the_probe_tree(tmp_path):
+    """Nothing can catch SIGKILL in the CLI: the run's process tree must end anyway."""
+    marker = "sleep 8%d" % (os.getpid() % 10000)
+    script = write(tmp_path, "hang_killed.py", """\
+        import subprocess, time
+        subprocess.Popen(["bash", "-c", "%s & %s"])
+        time.sleep(300)
+        """ % (marker, marker))
+    proc = subprocess.Popen([sys.executable, "-m", "tapewatch.cli", "check", str(script), "--no-lint"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 60
+        while not alive(marker) and time.time() < deadline:
+            time.sleep(0.2)
+        assert alive(marker), "the script's children never started"
+        proc.kill()
+        proc.wait()
+        deadline = time.time() + 10
+        while (alive(marker) or alive(str(script))) and time.time() < deadline:
+            time.sleep(0.2)
+        assert alive(marker) == [] and alive(str(script)) == []
+    finally:
+        for pid in alive(marker) + alive(str(script)):  # only what this test started (its unique marker)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_a_report_path_that_cannot_be_written_does_not_hide_the_failures(tmp_path):
+    """``--tapewatch-report afile/rep.json``: known to be impossible at the start, it is a usage error;
+    made impossible during the session, the failures are still shown and the reason is said."""
+    (tmp_path / "test_grad.py").write_text(textwrap.dedent("""\
+        def test_fails_and_makes_a_file():
+            open("afile", "w").write("x")
+            assert 1 == 2, "the real failure"
+        """))
+    late = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--tapewatch",
+                           "--tapewatch-report", "afile/rep.json", "test_grad.py"], cwd=str(tmp_path),
+                          capture_output=True, text=True, timeout=180)
+    assert late.returncode == 1, late.stdout + late.stderr
+    assert "the real failure" in late.stdout and "INTERNALERROR" not in late.stdout + late.stderr
+    assert "could not write the report afile/rep.json" in late.stdout, late.stdout
+    early = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--tapewatch",
+                            "--tapewatch-report", "afile/rep.json", "test_grad.py"], cwd=str(tmp_path),
+                           capture_output=True, text=True, timeout=180)
+    assert early.returncode == 4 and "afile" in early.stderr and "not a folder" in early.stderr
+    assert "INTERNALERROR" not in early.stdout + early.stderr

@@ -82,9 +82,25 @@ def _start(config, options) -> None:
     from .session import TapewatchSession  # noqa: PLC0415 (imports Warp: only once the plugin is on)
 
     report_path = os.path.join(str(config.invocation_params.dir), report) if report else None
+    if report_path:
+        _check_report_path(report, report_path)
     session = TapewatchSession(config, chosen, report_path)
     session.start()
     config.pluginmanager.register(session, SESSION_PLUGIN)
+
+
+def _check_report_path(given: str, path: str) -> None:
+    """A report path that can never be written is a usage error now, not a failure after the tests."""
+    if os.path.isdir(path):
+        raise pytest.UsageError("--tapewatch-report %s: it is a folder; name a file in it" % given)
+    folder = os.path.dirname(os.path.abspath(path))
+    while folder and not os.path.exists(folder):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return
+        folder = parent
+    if not os.path.isdir(folder):
+        raise pytest.UsageError("--tapewatch-report %s: %s is not a folder" % (given, os.path.relpath(folder)))
 
 
 SESSION_PLUGIN = "tapewatch-session"

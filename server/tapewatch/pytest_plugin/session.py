@@ -99,6 +99,7 @@ class TapewatchSession:
         self.tests: Dict[str, List[Finding]] = {}  # nodeid -> findings, from the teardown reports
         self.workers: List[dict] = []  # what each xdist worker said about itself and outside its tests
         self.report_written: Optional[str] = None
+        self.report_error: Optional[str] = None  # why the report could not be written
 
     # ------------------------------------------------------------ the probe
     def start(self) -> None:
@@ -222,7 +223,14 @@ class TapewatchSession:
                 session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         if self.report_path:
-            self.write_report(session.exitstatus)
+            try:
+                self.write_report(session.exitstatus)
+            except OSError as exc:
+                # Never raised from here: the failures section and the summary still print.
+                shown = os.path.relpath(self.report_path, str(self.config.invocation_params.dir))
+                self.report_error = "could not write the report %s (%s)" % (shown, exc.strerror or exc)
+                if session.exitstatus == pytest.ExitCode.OK:
+                    session.exitstatus = pytest.ExitCode.USAGE_ERROR
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
@@ -302,7 +310,7 @@ class TapewatchSession:
                                                                          if is_tool(f)]
         outside = [f for f in self.outside() if not is_tool(f) and f.severity in PROBLEM_SEVERITIES]
         quiet = not problems and not tools and not outside
-        if quiet and tr.config.get_verbosity() < 0 and not self.report_written:
+        if quiet and tr.config.get_verbosity() < 0 and not self.report_written and not self.report_error:
             return
         tr.write_sep("-", "tapewatch")
         information = len([f for _, f in found if f.severity not in PROBLEM_SEVERITIES and not is_tool(f)])
@@ -329,6 +337,8 @@ class TapewatchSession:
             tr.write_line("tapewatch: results may be incomplete (internal error in Tapewatch, see TW910)", red=True)
         if self.report_written:
             tr.write_line("tapewatch: report written to %s" % self.report_written)
+        if self.report_error:
+            tr.write_line("tapewatch: %s" % self.report_error, red=True)
 
 
 def _plural(n: int, word: str) -> str:
