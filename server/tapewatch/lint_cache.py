@@ -41,10 +41,23 @@ def lint(source: bytes, path: str) -> List[Finding]:
         except (KeyError, TypeError, ValueError):
             pass  # a torn or foreign entry: lint again
     with context.recording_reads() as reads:
-        found = lint_source(source, path)
+        found = _lint_bytes(source, path, lint_source)
     fact_cache.store(KIND, entry_key, dict(expected, inputs=[list(r) for r in reads],
                                            findings=[f.to_json() for f in found]))
     return found
+
+
+def _lint_bytes(source: bytes, path: str, lint_source) -> List[Finding]:
+    """The file's text as Python reads it (its PEP 263 coding declaration honoured), parsed in bounded
+    memory (``lint_cli.SourceParser``); a file that cannot be decoded has no lints (the run reports a
+    script that does not compile as TW902)."""
+    from .lint_cli import SourceParser, Unreadable, decode_source  # noqa: PLC0415
+
+    try:
+        text = decode_source(source)
+    except Unreadable:
+        return []
+    return lint_source(text, path, parser=SourceParser())
 
 
 def _unchanged(inputs) -> bool:

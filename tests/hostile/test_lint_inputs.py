@@ -127,3 +127,11 @@ def scale_%d(x: wp.array(dtype=float), s: wp.array(dtype=float)):
     assert out.returncode == 1 and "TW301" in out.stdout  # the last kernel's finding: the whole file was linted
     [peak_kb] = [int(ln.split(":")[1]) for ln in out.stderr.splitlines() if "Maximum resident set size" in ln]
     assert peak_kb < 800_000, "peak %d MB" % (peak_kb // 1024)
+
+
+def test_check_lints_a_script_with_a_coding_cookie_too(tmp_path):
+    source = "# -*- coding: cp1252 -*-\n# Caf\xe9 \u20ac\n" + KERNEL
+    (tmp_path / "cp.py").write_bytes(source.encode("cp1252"))
+    out = tapewatch("check", "cp.py", "-q", "--no-check-launches", "--no-evidence", cwd=tmp_path, timeout=180)
+    assert "cp.py:9:5: warning TW301" in out.stdout, out.stdout + out.stderr
+    assert out.returncode == 1
