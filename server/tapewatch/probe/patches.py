@@ -425,6 +425,21 @@ def numpy(orig, h: Hooks):
     return numpy
 
 
+def indexed_numpy(orig, h: Hooks):
+    """``indexedarray.numpy()``: a read of the array it indexes, made by Warp as a gather and a copy."""
+
+    @functools.wraps(orig)
+    def numpy(self, *args, **kwargs):
+        if not h.standing_aside() and frames.is_user_file(sys._getframe(1).f_code.co_filename):
+            source = getattr(self, "data", None)
+            if isinstance(source, h.wp.array):
+                h.guarded("checking a .numpy() call", lambda: h.tracker.on_numpy(source))
+        with h.own():
+            return orig(self, *args, **kwargs)
+
+    return numpy
+
+
 # -- copies (wp.clone and array.assign call wp.copy) -------------------------------------------------
 def copy(orig, h: Hooks):
     @functools.wraps(orig)
@@ -539,6 +554,7 @@ PATCHES = (
     Patch(lambda wp: wp.array, "zero_", inplace),
     Patch(lambda wp: wp.array, "fill_", inplace),
     Patch(lambda wp: wp.array, "numpy", numpy),
+    Patch(lambda wp: getattr(wp, "indexedarray", None), "numpy", indexed_numpy),
     Patch(_context, "copy", copy, public=True),
     Patch(warp_seams.utils_module, "array_sum", untaped_op(
         lambda a, k: [_arg(0, "values")(a, k)], _returned(1, "out"))),

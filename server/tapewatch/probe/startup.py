@@ -127,8 +127,11 @@ def install(wp, emit: Emit, graph: bool = True, check_launches: bool = False, co
     tracker.sensors = sensors(tracker)
     capture = graphs.GraphCapture(wp, tracker, emit) if graph else None
     checks = BackwardChecks(wp, tracker, emit, check_launches=check_launches)
-    patches.apply(wp, patches.Hooks(wp, tracker, registry, checks, capture.on_backward if capture else None))
-    return Probe(wp, emit, registry, tracker, checks, capture, detected)
+    hooks = patches.Hooks(wp, tracker, registry, checks, capture.on_backward if capture else None)
+    patches.apply(wp, hooks)
+    probe = Probe(wp, emit, registry, tracker, checks, capture, detected)
+    probe.hooks = hooks
+    return probe
 
 
 def sensors(tracker) -> list:
