@@ -442,7 +442,8 @@ def main(ns) -> int:
         print(terminal("tapewatch lint: skipped %s: %s" % (os.path.relpath(path, base), why)), file=sys.stderr)
     files, found, unverified = linted.files, linted.findings, linted.unverified
     if ns.format == "json":
-        out = dumps({"files": len(files), "unreadable": unverified, "findings": [f.to_json() for f in found],
+        out = dumps({"files": len(files), "unreadable": linted.count("TW911"), "incomplete": linted.count("TW910"),
+                     "findings": [f.to_json() for f in found],
                      "skipped": [{"path": p, "reason": why} for p, why in linted.skipped]})
     elif ns.format == "sarif":
         out = findings_to_sarif(found, base=base)

@@ -102,6 +102,8 @@ def test_a_fifo_named_on_the_command_line_is_not_clean(tmp_path):
     os.mkfifo(str(tmp_path / "p.py"))
     out = tapewatch("lint", "p.py", cwd=tmp_path, timeout=60)
     assert out.returncode == 2 and "p.py:1:1: error TW911" in out.stdout and "not a regular file" in out.stdout
+    sarif = tapewatch("lint", "p.py", "--format", "sarif", cwd=tmp_path, timeout=60)  # columns: never read
+    assert [r["ruleId"] for r in json.loads(sarif.stdout)["runs"][0]["results"]] == ["TW911"]
 
 
 @pytest.mark.skipif(not os.path.exists("/usr/bin/time"), reason="needs GNU time for the peak memory")

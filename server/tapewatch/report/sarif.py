@@ -36,11 +36,11 @@ def _artifact(loc: Location, base: Optional[str]) -> dict:
 
 @functools.lru_cache(maxsize=64)
 def _lines(path: str) -> List[bytes]:
-    try:
-        with open(path, "rb") as f:
-            return f.read().splitlines()
-    except OSError:
-        return []
+    """The file's lines, for converting columns; none for anything but a regular file (a FIFO named in
+    a finding would block the report)."""
+    from ..spawn import read_head  # noqa: PLC0415
+
+    return read_head(path, 1 << 26).splitlines()
 
 
 def _code_points(path: str, line: int, byte_column: int) -> int:
