@@ -27,7 +27,7 @@ def assimilate(frames=4, lr=0.05):
         tape = wp.Tape()
         with tape:
             wp.launch(harmonic_misfit, dim=N, inputs=[params, t, obs], outputs=[loss])
-        obs_np += drift  # expect: TW106
+        obs_np += drift  # expect@cpu: TW106 (copy=False wraps the NumPy buffer on the CPU only; on a GPU Warp copies it)
         tape.backward(loss)
         params.assign(params.numpy() - lr * params.grad.numpy())
         tape.zero()

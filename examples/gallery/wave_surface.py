@@ -64,7 +64,7 @@ def forward(wind_value):
 if __name__ == "__main__":
     wp.init()
     tape, misfit, wind, frames = forward(1.0)
-    preview = export_preview(frames[-1].numpy())  # expect: TW106
+    preview = export_preview(frames[-1].numpy())  # expect@cpu: TW106 (on a GPU .numpy() is a copy: the clamp never reaches the frame)
     print("preview min", preview.min(), "max", preview.max())
     tape.backward(misfit)
     print("misfit", misfit.numpy()[0], "d misfit / d wind", wind.grad.numpy()[0])
