@@ -7,9 +7,12 @@
 2. Lint latency on a generated file of many kernels: from ``didChange`` to
    the ``publishDiagnostics`` carrying the lint result, and that minus the
    debounce (the time the server spends linting and publishing; target
-   p95 <= 50 ms).  The edits alternate between a comment typed at the end
+   p95 <= 50 ms).  The edits alternate between a kernel typed at the end
    of the file and a statement added inside a kernel in the middle (which
-   moves every line below it).
+   moves every line below it); each adds one finding (TW301), so the lint's
+   publish differs from what the server published before it (a publish
+   identical to the last one is not sent, and there would be nothing to
+   time).
 
 Usage: python bench/bench_lsp.py [--seconds S] [--kernels N] [--python PATH]
 (run from a checkout: the server is started as ``python -m tapewatch lsp``
@@ -163,13 +166,15 @@ async def bench_lints(client, kernels: int, repeat: int) -> None:
         arrivals.clear()
         lines = text.split("\n")
         if r % 2 == 0:
-            # A comment typed at the end of the last line.
-            line, character, new = len(lines) - 1, len(lines[-1]), "# edit %d" % r
+            # A kernel typed at the end of the file.
+            line, character = len(lines) - 1, len(lines[-1])
+            new = ("\n@wp.kernel\ndef e%d(x: wp.array(dtype=float), y: wp.array(dtype=float)):\n"
+                   "    i = wp.tid()\n    y[i] *= x[i]\n" % r)
         else:
             # A statement added in the middle kernel: the lines below it move down.
             line = lines.index("def k%d(x: wp.array(dtype=float), y: wp.array(dtype=float), "
                                "v: wp.array(dtype=wp.vec3)):" % (kernels // 2)) + 2
-            character, new = 0, "    t%d = x[i] + 1.0\n" % r
+            character, new = 0, "    y[i] *= x[i]\n"
         t0 = time.perf_counter()
         client.text_document_did_change(types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
@@ -193,7 +198,7 @@ async def bench_lints(client, kernels: int, repeat: int) -> None:
     print("lint: %d kernels, %d lines, %d diagnostics" % (kernels, text.count("\n") + 1, first[-1] if first else -1))
     print(describe("didChange -> lint published", latencies))
     print(describe("  minus the %.0f ms debounce" % (DEBOUNCE * 1000), [x - DEBOUNCE for x in latencies]))
-    print(describe("    a comment typed at the end", at_end))
+    print(describe("    a kernel typed at the end", at_end))
     print(describe("    a line inserted in a kernel", inside))
 
 

@@ -111,25 +111,31 @@ class LintWorker:
         if self._proc is None and self._starting is None and self._broken is None:
             self._starting = asyncio.ensure_future(self._start())
 
-    def stop(self) -> None:
-        """End the child (the next lint starts another)."""
+    def stop(self) -> Optional[asyncio.Future]:
+        """End the child (the next lint starts another); awaiting the result waits for its exit."""
         self._recycle = False
         self._held.clear()
         proc, self._proc = self._proc, None
-        if proc is not None and proc.returncode is None:
+        if proc is None:
+            return None
+        if proc.returncode is None:
             try:
                 proc.kill()
             except ProcessLookupError:
                 pass
+        return asyncio.ensure_future(proc.wait())  # reaped while the loop runs: its pipes close cleanly
 
-    def close(self) -> None:
+    async def close(self) -> None:
+        """Stop serving: waiting callers get None, the child is ended."""
         for _, _, future in self._queue.values():
             if not future.done():
                 future.set_result(None)
         self._queue.clear()
         if self._task is not None:
             self._task.cancel()
-        self.stop()
+        exited = self.stop()
+        if exited is not None:
+            await asyncio.wait_for(exited, 5.0)
 
     @property
     def pid(self) -> Optional[int]:
@@ -192,7 +198,7 @@ class LintWorker:
             self._proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-I", "-c", _BOOT, package_parent,
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-        except (OSError, ValueError, NotImplementedError) as exc:
+        except (OSError, ValueError, TypeError, NotImplementedError) as exc:
             self._broken = "%s: %s" % (type(exc).__name__, exc)
             import logging  # noqa: PLC0415
 

@@ -59,10 +59,10 @@ class LintsFeature(Feature):
         for uri in list(self.server.workspace.text_documents):
             self.schedule(uri, delay=0.0)
 
-    def shutdown(self) -> None:
+    async def shutdown(self) -> None:
         for uri in list(self._timers):
             self._cancel(uri)
-        self.worker.close()
+        await self.worker.close()
 
     # -- linting ------------------------------------------------------------
 

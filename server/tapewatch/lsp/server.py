@@ -63,7 +63,7 @@ _EXECUTE_PARAMS: contextvars.ContextVar[Optional[types.ExecuteCommandParams]] = 
 
 
 class TapewatchProtocol(LanguageServerProtocol):
-    """pygls' protocol plus three hooks the features need."""
+    """pygls' protocol with the server's own documents, and the hooks the features need."""
 
     _server: "TapewatchServer"
 
