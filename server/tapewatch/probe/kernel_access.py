@@ -176,6 +176,7 @@ def _analyze_def(func: ast.FunctionDef, first_line: int, globals_: Optional[dict
     for stmt in func.body:
         visitor.visit(stmt)
     values = _ValueFlow(set(params), globals_ or {}, _array_params(func))
+    values.aliases = visitor.aliases
     try:
         values.run(func.body)
         flows_out: Optional[FrozenSet[str]] = frozenset(values.written)
@@ -429,10 +430,36 @@ class _AccessVisitor(ast.NodeVisitor):
         self.read_forms: Dict[str, List[Optional[tuple]]] = {}
         self.write_forms: Dict[str, List[Optional[tuple]]] = {}
         self.windows: Dict[str, Tuple[int, int]] = {}  # loop variables of fixed bounds (``_windows``)
+        # ``local = State(state_out.x, state_out.v)``: ``local.x`` is ``state_out.x`` (a struct value holds
+        # the same arrays): local field path -> parameter path
+        self.aliases: Dict[str, str] = {}
+
+    def _path(self, node: ast.expr) -> Optional[str]:
+        """The parameter path an expression indexes into, through struct values built from parameters."""
+        return _aliased_path(node, self.params, self.aliases)
+
+    def _struct_alias(self, node: ast.Assign) -> bool:
+        """``local = State(state_out.x, ...)``: remember which parameter arrays its fields are; the arrays
+        passed are neither read nor written by the construction.  True when ``node`` was one."""
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name) or \
+                not isinstance(node.value, ast.Call):
+            return False
+        fields = _struct_fields(node.value.func, self.globals)
+        if fields is None:
+            return False
+        local = node.targets[0].id
+        given = list(zip(fields, node.value.args)) + [(k.arg, k.value) for k in node.value.keywords if k.arg]
+        for field, arg in given:
+            path = self._path(arg)
+            if path is not None and not isinstance(arg, ast.Subscript):
+                self.aliases["%s.%s" % (local, field)] = path
+            else:
+                self.visit(arg)
+        return True
 
     # -- reads -------------------------------------------------------------
     def visit_Subscript(self, node: ast.Subscript) -> None:
-        name = param_path(node.value, self.params)
+        name = self._path(node.value)
         if name is not None:
             if isinstance(node.ctx, ast.Load):
                 self._read(name, node)
@@ -443,9 +470,9 @@ class _AccessVisitor(ast.NodeVisitor):
         self.visit(node.slice)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        if node.attr in _METADATA_ATTRS and param_path(node.value, self.params):
+        if node.attr in _METADATA_ATTRS and self._path(node.value):
             return  # x.shape[0] reads no data
-        name = param_path(node, self.params)
+        name = self._path(node)
         if name is not None and isinstance(node.ctx, ast.Load) and "." in name:
             # A struct field used whole (passed to a function, aliased): conservatively a read.
             self._read(name, node)
@@ -457,7 +484,7 @@ class _AccessVisitor(ast.NodeVisitor):
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Subscript):
             target = target.value  # x[i].y += v: a component of an element
         if isinstance(target, ast.Subscript):
-            name = param_path(target.value, self.params)
+            name = self._path(target.value)
             if name is not None:
                 self.visit(target.slice)
                 self.visit(node.value)
@@ -474,12 +501,14 @@ class _AccessVisitor(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
+        if self._struct_alias(node):
+            return
         # Right-hand side first: its reads happen before the store.
         self.visit(node.value)
         for target in node.targets:
             if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Subscript):
                 # ``y[i].x = v`` stores a component: a write to y, not a read.
-                name = param_path(target.value.value, self.params)
+                name = self._path(target.value.value)
                 if name is not None:
                     self._write(name, target)
                     self.visit(target.value.slice)
@@ -491,7 +520,7 @@ class _AccessVisitor(ast.NodeVisitor):
         if fname in _METADATA_CALLS:
             return
         if fname in _WRITERS and node.args:
-            name = param_path(node.args[0], self.params)
+            name = self._path(node.args[0])
             if name is not None:
                 # Its index and value are evaluated (read) before it writes.
                 for arg in node.args[1:]:
@@ -502,13 +531,16 @@ class _AccessVisitor(ast.NodeVisitor):
                 return
         target = self._user_function(node.func)
         for index, arg in enumerate(node.args):
-            name = param_path(arg, self.params)
+            name = self._path(arg)
             if name is None:
                 self.visit(arg)
                 continue
             # An array passed to a @wp.func: follow it into the function.
             access = target.get(index) if target is not None else None
             if access is None:
+                self._read(name, arg)
+            elif access == "wr" and not isinstance(arg, ast.Subscript):
+                self._accumulate(name, None, "a call of `%s`" % callee(node.func), node)
                 self._read(name, arg)
             else:
                 if "r" in access or isinstance(arg, ast.Subscript):
@@ -567,7 +599,11 @@ class _AccessVisitor(ast.NodeVisitor):
             # A value parameter (``l: wp.vec3``) is the function's own copy: storing into it writes nothing
             # of the caller's.
             writes = p in access.writes and (p in arrays or not _annotated(fdef, p))
-            out[i] = ("r" if p in access.reads else "") + ("w" if writes else "")
+            reads = p in access.reads
+            # Stored before the function reads it (``scratch[i] = x; return scratch[i] * 2.0``): at the
+            # call, the write comes first, and a read after a write is fine (Warp's rule).
+            written_first = p in access.rewritten_first
+            out[i] = "wr" if reads and writes and written_first else ("r" if reads else "") + ("w" if writes else "")
         return out
 
 
@@ -590,6 +626,10 @@ class _ValueFlow:
         self.nonlinear: Set[str] = set()
         self.products: Dict[str, Set[str]] = {}
         self.written: Set[str] = set()  # parameter paths whose values reach a write (see ``flows_out``)
+        self.aliases: Dict[str, str] = {}  # struct values built from parameters (``_AccessVisitor.aliases``)
+
+    def _path(self, node: ast.expr) -> Optional[str]:
+        return _aliased_path(node, self.params, self.aliases)
 
     def run(self, body) -> None:
         # Twice: a loop can carry a value from a later statement to an earlier one.
@@ -662,7 +702,7 @@ class _ValueFlow:
         if isinstance(target, ast.Name):
             return set(self.taint.get(target.id, set()))
         if isinstance(target, ast.Subscript):
-            path = param_path(target.value, self.params)
+            path = self._path(target.value)
             if path is not None:
                 self.need(self.expr(target.slice))
                 return {path}
@@ -682,14 +722,14 @@ class _ValueFlow:
             return set(self.taint.get(node.id, set()))
         if isinstance(node, ast.Subscript):
             self.need(self.expr(node.slice))  # an index is a branch on values
-            path = param_path(node.value, self.params)
+            path = self._path(node.value)
             if path is not None:
                 return {path}
             return self.expr(node.value)  # a component of a local vector
         if isinstance(node, ast.Attribute):
             if node.attr in _METADATA_ATTRS:
                 return set()
-            path = param_path(node, self.params)
+            path = self._path(node)
             if path is not None:
                 return set()  # a struct's scalar field, or an array used whole (the access visitor reads it)
             return self.expr(node.value)  # v.x of a local vector
@@ -757,7 +797,7 @@ class _ValueFlow:
         deps = set().union(*args) if args else set()
         # Arrays passed whole (``f(x)``, ``f(state.q)``): the call reads them, and may write them
         # (``tile_store``, a ``@wp.func`` that assigns an element).
-        whole = {path for path in (param_path(a, self.params) for a in node.args
+        whole = {path for path in (self._path(a) for a in node.args
                                    if isinstance(a, (ast.Name, ast.Attribute))) if path is not None}
         if whole:
             self.written |= deps | whole
@@ -812,6 +852,45 @@ def param_path(node: ast.expr, params: Set[str]) -> Optional[str]:
         node = node.value
     if isinstance(node, ast.Name) and node.id in params:
         return ".".join([node.id] + attrs[::-1])
+    return None
+
+
+def _aliased_path(node: ast.expr, params: Set[str], aliases: Dict[str, str]) -> Optional[str]:
+    """``param_path``, and through a local struct value built from parameter arrays (``aliases``)."""
+    found = param_path(node, params)
+    if found is not None or not aliases:
+        return found
+    local = _local_path(node)
+    if local is None:
+        return None
+    for key, path in aliases.items():
+        if local == key or local.startswith(key + "."):
+            return path + local[len(key):]
+    return None
+
+
+def _local_path(node: ast.expr) -> Optional[str]:
+    """``s.x`` for ``s.x[i]`` on a local ``s`` (no parameter check)."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    attrs: List[str] = []
+    while isinstance(node, ast.Attribute):
+        attrs.append(node.attr)
+        node = node.value
+    return ".".join([node.id] + attrs[::-1]) if isinstance(node, ast.Name) else None
+
+
+def _struct_fields(func: ast.expr, globals_: dict) -> Optional[List[str]]:
+    """The field names, in order, when ``func`` names a ``@wp.struct`` (its constructor)."""
+    obj: Any = None
+    parts = (_local_path(func) or "").split(".")
+    if parts and parts[0]:
+        obj = globals_.get(parts[0])
+        for part in parts[1:]:
+            obj = getattr(obj, part, None)
+    fields = getattr(obj, "vars", None)
+    if isinstance(fields, dict) and fields and hasattr(obj, "cls"):
+        return list(fields)
     return None
 
 
