@@ -174,7 +174,7 @@ def read_source(path: str) -> str:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise Unreadable("cannot be read (%s)" % (exc.strerror or exc), kind="os-error")
+        raise Unreadable("it cannot be read (%s)" % (exc.strerror or exc), kind="os-error")
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):  # replaced since the first look
@@ -186,10 +186,10 @@ def read_source(path: str) -> str:
                 break
             size += len(block)
             if size > MAX_SOURCE_BYTES:
-                raise Unreadable("is larger than the %d MiB a lint reads" % (MAX_SOURCE_BYTES >> 20), kind="too-large")
+                raise Unreadable("it is larger than the %d MiB a lint reads" % (MAX_SOURCE_BYTES >> 20), kind="too-large")
             parts.append(block)
     except OSError as exc:
-        raise Unreadable("cannot be read (%s)" % (exc.strerror or exc), kind="os-error")
+        raise Unreadable("it cannot be read (%s)" % (exc.strerror or exc), kind="os-error")
     finally:
         os.close(fd)
     return decode_source(b"".join(parts))

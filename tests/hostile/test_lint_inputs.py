@@ -106,6 +106,16 @@ def test_a_fifo_named_on_the_command_line_is_not_clean(tmp_path):
     assert [r["ruleId"] for r in json.loads(sarif.stdout)["runs"][0]["results"]] == ["TW911"]
 
 
+def test_a_source_over_the_size_limit_is_tw911_not_read_whole(tmp_path):
+    root = project(tmp_path)
+    with open(root / "huge.py", "w") as f:
+        f.write("import warp as wp\n")
+        f.write("# padding\n" * (17 * 1024 * 1024 // 10))
+    out = tapewatch("lint", ".", cwd=root)
+    assert out.returncode == 2 and "good.py:7:5: warning TW301" in out.stdout
+    assert "huge.py:1:1: error TW911: Not linted: it is larger than the 16 MiB a lint reads." in out.stdout
+
+
 @pytest.mark.skipif(not os.path.exists("/usr/bin/time"), reason="needs GNU time for the peak memory")
 def test_a_5_mb_file_is_linted_in_bounded_memory(tmp_path):
     """Measured before: 1.29 GB peak for 5 MB of kernels (the whole file's AST and the parser's arena)."""
