@@ -23,6 +23,7 @@ reported through the registry.
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
@@ -479,10 +480,15 @@ class Tracker:
         if tag is None or tag[0] is not state or tag[1] != state.version:
             self._readers_tag, self._readers_memo = (state, state.version), {}
         known = self._readers_memo.get(id(arr))
-        if known is not None and known[0] is arr:
+        if known is not None and known[0]() is arr:
             return known[1]
         out = self._readers_of(state, arr)
-        self._readers_memo[id(arr)] = (arr, out)
+        try:
+            # Weak: a write outside any launch (a copy, an untaped launch) fills the memo too, and nothing may
+            # keep the program's array alive after it let go of it.
+            self._readers_memo[id(arr)] = (weakref.ref(arr), out)
+        except TypeError:
+            pass  # not referenceable: asked again next time
         return out
 
     def _readers_of(self, state: TapeState, arr) -> List[Tuple[ReadEntry, bool]]:
