@@ -32,6 +32,8 @@ def test_a_request_after_a_typing_burst_is_answered_at_once(raw, tmp_path, full)
     out = burst(raw, tmp_path / "typing.py", full=full, settle=60.0)
     assert out["lines"] == 5000 and out["diagnostics"] == 833
     assert out["request_s"] < BOUND_S, "answered %.2f s after the burst" % out["request_s"]
+    # Moved diagnostics are published a few times a second while typing, not once per change.
+    assert out["publishes"] < 60, out["publishes"]
     # The last change typed one more finding: only a lint of the final text publishes it.
     assert out["final_ok"], (len(out["final_got"]), len(out["final_expected"]))
 
@@ -39,6 +41,27 @@ def test_a_request_after_a_typing_burst_is_answered_at_once(raw, tmp_path, full)
 def _change(raw, uri, version, sl, sc, el, ec, text):
     raw.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [
         {"range": {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}, "text": text}]})
+
+
+@pytest.mark.timeout(60)
+def test_a_lint_that_finds_what_is_shown_publishes_nothing(raw, tmp_path):
+    path = tmp_path / "quiet.py"
+    text = warp_file(50)
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    raw.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
+                                                          "text": text}})
+    assert raw.wait_published(uri, lambda d: len(d) == 50, 30) is not None
+    last = text.count("\n")
+    for n in range(5):  # a comment typed at the end: nothing moves, the lints find the same
+        _change(raw, uri, 2 + n, last, n, last, n, "#")
+    # A lint of a text with one finding more, after them, is published: the lints did run.
+    line = text.split("\n").index(PLAIN_LINE)
+    time.sleep(1.0)
+    quiet = len(raw.published(uri))
+    _change(raw, uri, 7, line, 0, line, len(PLAIN_LINE), FINDING_LINE)
+    assert raw.wait_published(uri, lambda d: len(d) == 51, 10) is not None
+    assert quiet == 1, "%d publishes of the same diagnostics" % (quiet - 1)
 
 
 @pytest.mark.timeout(60)

@@ -43,6 +43,7 @@ from .server import Feature, TapewatchServer
 EDIT_LOG = 20000  # content changes remembered for runs in progress
 MOVE_PUBLISH_S = 0.05  # moved diagnostics go out this long after an edit, at most this often...
 MOVE_PUBLISH_SHARE = 0.2  # ...and publishing them takes at most this share of the time while typing
+MOVE_PUBLISH_MAX_S = 2.0  # (a file of tens of thousands of diagnostics: the lint's publish comes anyway)
 
 
 @dataclass
@@ -92,7 +93,7 @@ class DiagnosticsFeature(Feature):
 
     def document_change(self, uri: str) -> None:
         if self._flush is None and self._pending:
-            delay = max(MOVE_PUBLISH_S, self._publish_cost / MOVE_PUBLISH_SHARE)
+            delay = min(max(MOVE_PUBLISH_S, self._publish_cost / MOVE_PUBLISH_SHARE), MOVE_PUBLISH_MAX_S)
             self._flush = asyncio.get_running_loop().call_later(delay, self._publish_moved)
 
     def shutdown(self) -> None:

@@ -82,11 +82,15 @@ class TapewatchProtocol(LanguageServerProtocol):
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
         # The server's own document type (a list of lines: an edit costs what it touches).
         item = params.text_document
-        self.workspace.text_documents[unquote(item.uri)] = Document(
-            item.uri, item.text, item.version, item.language_id, self.workspace.position_codec.client_num_units,
-            position_codec=self.workspace.position_codec)
+        self._open(item.uri, item.text, item.version, item.language_id)
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
             yield handler, (params,), None
+
+    def _open(self, uri: str, text: str, version: Optional[int], language_id: Optional[str]) -> Document:
+        codec = self.workspace.position_codec
+        doc = Document(uri, text, version, language_id, codec.client_num_units, position_codec=codec)
+        self.workspace.text_documents[unquote(uri)] = doc
+        return doc
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
@@ -104,9 +108,11 @@ class TapewatchProtocol(LanguageServerProtocol):
         # get that, never a range to interpret again (the buffer and the diagnostics cannot disagree).
         uri = params.text_document.uri
         doc = self._server.document(uri)
-        if not isinstance(doc, Document):
+        if doc is None:
             logger.warning("didChange for a document that is not open: %s", uri)
             return
+        if not isinstance(doc, Document):  # one pygls opened (a notebook's cell): ours from now on
+            doc = self._open(uri, doc.source, doc.version, doc.language_id)
         self._server.change_arrived(uri)
         for change in params.content_changes:
             self._server.edited(uri, doc.apply(change))
