@@ -490,7 +490,8 @@ def capture_begin(orig, h: Hooks):
     @functools.wraps(orig)
     def capture_begin(*args, **kwargs):
         result = orig(*args, **kwargs)
-        h.guarded("noting a graph capture", lambda: h.tracker.on_capture_begin())
+        # (Before Warp 1.19 a capture on the CPU is a no-op: nothing records, nothing changes.)
+        h.guarded("noting a graph capture", lambda: h.tracker.on_capture_begin(warp_seams.capture_active(h.wp)))
         return result
 
     return capture_begin

@@ -90,7 +90,7 @@ class ReadReplay:
                 # copy below raises CaptureInProgress: counted as not measured.)
                 values[key] = None
                 continue
-            values[key] = warp_seams.host_values(entry.array).copy()  # on the CPU .numpy() is a view: copy it
+            values[key] = warp_seams.device_snapshot(self.tracker.wp, entry.array)
             state.__dict__["_tw_read_elements"] = used + size
             state.__dict__["_tw_read_copies"] = kept + 1
 
@@ -200,7 +200,7 @@ class ReadReplay:
         if not writes:
             return None
         now = {id(c): warp_seams.host_values(c).copy() for c in copies.values()}
-        if read.shape != now[id(target)].shape:
+        if tuple(read.shape) != tuple(target.shape) or read.dtype != target.dtype:
             return None
         n_in = len(launch.inputs)
         holder = _Gradients(wp)

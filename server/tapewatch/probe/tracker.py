@@ -254,6 +254,7 @@ class Tracker:
         self._live: "OrderedDict[int, Any]" = OrderedDict()
         # Graph captures in progress (``capture_begin`` .. ``capture_end``): launches are recorded, not run.
         self.captures = 0
+        self._capture_started: List[bool] = []  # per capture_begin not yet ended: did a capture start?
         self.zeroed_in_capture: set = set()  # ids of arrays zero_()'d (or tape.zero()'d) in the capture so far
         self._warp_flagged: List[Any] = []
         self._covered: set = set()
@@ -328,12 +329,15 @@ class Tracker:
         nothing may be read back, synchronised or launched by the probe."""
         return self.captures > 0 or warp_seams.capture_active(self.wp)
 
-    def on_capture_begin(self) -> None:
-        self.captures += 1
-        self.zeroed_in_capture = set()
+    def on_capture_begin(self, started: bool) -> None:
+        self._capture_started.append(started)
+        if started:
+            self.captures += 1
+            self.zeroed_in_capture = set()
 
     def on_capture_end(self, graph) -> None:
-        self.captures = max(0, self.captures - 1)
+        if self._capture_started.pop() if self._capture_started else True:
+            self.captures = max(0, self.captures - 1)
 
     # --------------------------------------------------------------- launches
     def accesses(self, kernel, args) -> List[Access]:

@@ -242,9 +242,15 @@ class CaptureInProgress(Exception):
 
 def array_capturing(arr) -> bool:
     """A graph capture is in progress on the device of an array (or of a launch): its values cannot be
-    read back now."""
+    read back now.  (A CPU capture records through APIC; before Warp 1.19 the CPU device does not say
+    ``is_capturing`` while it does.)"""
+    device = getattr(arr, "device", None)
     try:
-        return bool(getattr(getattr(arr, "device", None), "is_capturing", False))
+        if getattr(device, "is_capturing", False):
+            return True
+        warp = sys.modules.get("warp")
+        recording = getattr(runtime(warp), "_apic_capture", None) if warp is not None else None
+        return recording is not None and getattr(recording, "device", None) == device
     except Exception:
         return False
 
@@ -278,6 +284,16 @@ def host_values(arr):
         if stream is not None and not getattr(stream, "is_blocking", True):
             stream.synchronize()
     return arr.numpy()
+
+
+def device_snapshot(wp, arr):
+    """A private copy of ``arr`` on its own device, enqueued where the program launches (no host copy and
+    no synchronisation: on a GPU it costs what a device-to-device copy costs); never on a recording tape,
+    never inside a graph capture (``CaptureInProgress``)."""
+    if array_capturing(arr):
+        raise CaptureInProgress("a copy enqueued inside a graph capture")
+    with suspended_tape(wp):
+        return wp.clone(arr, requires_grad=False)
 
 
 def readable_values(arr):
