@@ -237,8 +237,9 @@ def parse_module(source: str, path: str = "<unknown>", keep: bool = True) -> Opt
         if len(source) < CHUNKED_FROM:
             try:
                 return ast.parse(source, filename=path)
-            except (RecursionError, MemoryError):
-                return _parse_chunks(source, path, False)  # raises, at the statement that is too deep
+            except (RecursionError, MemoryError) as exc:
+                _parse_chunks(source, path, False)  # raises, at the statement that is too deep
+                raise _too_deep(exc, 1)
         return _parse_chunks(source, path, keep)
     except SyntaxError as exc:
         raise _syntax_error(source, exc)
