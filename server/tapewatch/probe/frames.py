@@ -85,6 +85,8 @@ def user_script(path: str) -> None:
     and so is its folder unless that folder is installed code (then only the script itself)."""
     global _user_files
     path = os.path.abspath(path)
+    if path in _user_files:
+        return
     _user_files = _user_files | {path}
     folder = os.path.dirname(path)
     if not is_installed(path):

@@ -125,8 +125,14 @@ class TapewatchSession:
             (self._scope or self._outside).add(finding)
 
     def _begin(self, item) -> None:
+        from ..probe import frames  # noqa: PLC0415
         from ..probe.registry import FindingRegistry  # noqa: PLC0415
 
+        path = getattr(item, "path", None) or getattr(item, "fspath", None)
+        if path is not None:
+            # The files pytest collected are the user's, wherever they live (Warp's own tests inside its
+            # installed package): findings name the test's lines, not the runner's frames.
+            frames.user_script(str(path))
         registry = FindingRegistry(self.emit)
         with self._lock:
             self._scope = _Scope(item.nodeid, registry)
