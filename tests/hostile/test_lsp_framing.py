@@ -84,3 +84,41 @@ def test_an_unreadable_body_is_answered_parse_error_with_a_null_id(raw, body):
     assert answer["id"] is None and answer["error"]["code"] == -32700, answer
     raw.send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
     assert raw.response(2)["result"] is None
+
+
+@pytest.mark.parametrize("how", ["exit", "kill"])
+def test_the_lint_process_leaves_with_the_server(raw, tmp_path, how):
+    path = tmp_path / "k.py"
+    path.write_text("import warp as wp\n", encoding="utf-8")
+    raw.notify("textDocument/didOpen", {"textDocument": {"uri": path.as_uri(), "languageId": "python",
+                                                          "version": 1, "text": path.read_text()}})
+    deadline = time.time() + 10
+    while not (children := _children(raw.proc.pid)) and time.time() < deadline:
+        time.sleep(0.05)
+    assert children, "no lint process"
+    if how == "exit":
+        raw.send({"jsonrpc": "2.0", "method": "exit"})
+        raw.proc.wait(10)
+    else:
+        raw.proc.kill()  # SIGKILL: nothing of the server runs; the child sees its input end
+        raw.proc.wait(10)
+    deadline = time.time() + 10
+    while any(_alive(pid) for pid in children) and time.time() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in children)
+
+
+def _children(pid):
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+def _alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().split(") ", 1)[1][:1] not in ("Z", "X")
+    except OSError:
+        return False

@@ -241,6 +241,7 @@ def main() -> None:
     """The child's loop: lint requests in, findings (as JSON-able dicts) out, until end of input."""
     from ..lint import ChunkParser, lint_source  # noqa: PLC0415
 
+    _die_with_parent()
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a stray print must not corrupt the frames
     reader = _Frames(0)
@@ -274,6 +275,20 @@ def main() -> None:
         del reply, body
         gc.collect()
         gc.freeze()
+
+
+def _die_with_parent() -> None:
+    """On Linux, end with the server even in the middle of a long lint (else: at end of input)."""
+    try:
+        import ctypes  # noqa: PLC0415
+        import signal  # noqa: PLC0415
+
+        parent = os.getppid()
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # it died before that took effect
+            os._exit(0)
+    except (OSError, AttributeError, TypeError):
+        pass
 
 
 class _Frames:
