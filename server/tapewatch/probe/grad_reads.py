@@ -15,6 +15,8 @@ Reported at once, at the read, when the cleared gradient was not all zeros.
 
 from __future__ import annotations
 
+import ast
+import linecache
 import os
 import weakref
 from typing import Any, List, NamedTuple
@@ -24,6 +26,7 @@ from ..model import Finding, Related
 from . import related as rel
 from .numpy_writes import grad_reference_before, view_read_after
 from .sites import Site, ordering_snap
+from .syntax import callee
 
 
 MAX_ZEROED_ELEMENTS = 1 << 24  # gradients larger than this are not inspected at tape.zero()
@@ -130,6 +133,9 @@ class GradReads:
         key = ("TW205", "zeroed", site.key())
         if zeroed is None or registry.bump(key) or registry.bump(self._held_at.get(key)):
             return
+        if registry.attempt("reading the statement that reads a zeroed gradient",
+                            lambda: checks_for_zeros(site), False):
+            return  # ``assert_array_equal(x.grad.numpy(), 0.0)``: the program checks the zero() worked
         zero_loc = registry.attempt("locating a tape's zero()", lambda: zeroed.location(("zero",)))
         message = ("This reads a gradient (%s) after the tape's zero()%s cleared it (reset() zeroes too): it holds "
                    "zeros, not the gradient the last backward() computed. Read or copy the gradient before zero(), "
@@ -241,3 +247,49 @@ class GradReads:
             loc = ordered.location(())
         return Finding(code="TW205", message=message, location=loc, severity=codes.severity("TW205"),
                        related=related, data={"array": what, "how": read.how})
+
+
+_ZERO_CALLS = ("zeros", "zeros_like")
+_CHECK_WORDS = ("assert", "allclose", "equal", "isclose")
+
+
+def checks_for_zeros(site: Site) -> bool:
+    """The statement that read the gradient compares it with zeros (``assert x.grad.numpy().sum() == 0.0``,
+    ``np.testing.assert_array_equal(g.numpy(), 0.0)``, ``assert_np_equal(g.numpy(), np.zeros(3))``): it wants
+    the zeros, to check that ``zero()`` cleared the gradient."""
+    snap = site.primary
+    if snap is None:
+        return False
+    statement = statement_at(snap.f_code.co_filename, snap.f_lineno, snap.f_globals)
+    if statement is None:
+        return False
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Compare) and any(_is_zero(e) for e in [node.left, *node.comparators]):
+            return True
+        if isinstance(node, ast.Call):
+            name = callee(node.func) or ""
+            if any(word in name.lower() for word in _CHECK_WORDS) and any(
+                    _is_zero(a) or (isinstance(a, ast.Call) and callee(a.func) in _ZERO_CALLS) for a in node.args):
+                return True
+    return False
+
+
+def _is_zero(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and not isinstance(node.value, bool) and node.value == 0
+
+
+_STATEMENTS: dict = {}  # file -> its statements as (first line, last line, node), for the reads of a run
+
+
+def statement_at(path: str, line: int, module_globals=None):
+    """The innermost statement of ``path`` that spans ``line`` (None when the file cannot be parsed)."""
+    known = _STATEMENTS.get(path)
+    if known is None:
+        try:
+            tree = ast.parse("".join(linecache.getlines(path, module_globals)))
+        except (SyntaxError, ValueError, RecursionError):
+            tree = None
+        known = _STATEMENTS[path] = [(n.lineno, n.end_lineno or n.lineno, n) for n in ast.walk(tree)
+                                     if isinstance(n, ast.stmt)] if tree is not None else []
+    spanning = [(last - first, node) for first, last, node in known if first <= line <= last]
+    return min(spanning, key=lambda item: item[0])[1] if spanning else None
