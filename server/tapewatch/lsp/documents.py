@@ -114,6 +114,10 @@ class Document(TextDocument):
         self._text = None
         return edit
 
+    def apply_change(self, change: types.TextDocumentContentChangeEvent) -> None:
+        """pygls' entry point (a notebook's cells are updated through it): the same as ``apply``."""
+        self.apply(change)
+
     def _clamp(self, position: types.Position) -> Tuple[int, int]:
         """(line, character) inside the document: past its end is its end, past a line's end that end."""
         last = len(self._lines) - 1
