@@ -275,7 +275,14 @@ def checks_for_zeros(site: Site) -> bool:
 
 
 def _is_zero(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and not isinstance(node.value, bool) and node.value == 0
+    """``0``, ``0.0``, ``[0.0, 0.0]``, ``np.array([0.0])``."""
+    if isinstance(node, ast.Constant):
+        return not isinstance(node.value, bool) and node.value == 0
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return bool(node.elts) and all(_is_zero(e) for e in node.elts)
+    if isinstance(node, ast.Call) and callee(node.func) in ("array", "asarray") and len(node.args) == 1:
+        return _is_zero(node.args[0])
+    return False
 
 
 _STATEMENTS: dict = {}  # file -> its statements as (first line, last line, node), for the reads of a run
