@@ -249,14 +249,14 @@ def parse_module(source: str, path: str = "<unknown>", keep: bool = True) -> Opt
         raise _too_deep(exc, 1)
 
 
-_CONTINUATIONS = ("else", "elif", "except", "finally")
 MAX_MERGES = 64  # cuts tried after a chunk that does not parse alone, before parsing the whole file
 
 
 def _parse_chunks(source: str, path: str, keep: bool) -> Optional[ast.Module]:
+    from .lint.chunks import starts_statement  # noqa: PLC0415 (the same cuts as the editor's parser)
+
     lines = io.StringIO(source, newline="").readlines()  # \n, \r\n and \r end a line, as for Python
-    starts = [n for n, line in enumerate(lines) if n == 0 or (
-        line and line[0] not in " \t\r\n#)]}" and line.split(None, 1)[0].rstrip(":") not in _CONTINUATIONS)]
+    starts = [n for n, line in enumerate(lines) if n == 0 or starts_statement(line)]
     starts.append(len(lines))
     body: List[ast.stmt] = []
     ints: Dict[int, int] = {}

@@ -1,6 +1,7 @@
 """Parsing by top-level chunk gives the module ``ast.parse`` gives, and reuses what an edit did not touch."""
 
 import ast
+import io
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,57 @@ def k{i}(x: wp.array(dtype=float), y: wp.array(dtype=float)):
     again = lint_source(edited, "k.py", parser=parser)
     assert parser.memo.checked == 1  # k10 itself; k11..k19 moved down one line and were reused
     assert [f.location.line for f in again] == [f.location.line + (f.location.line > at) for f in first]
+
+
+def test_a_chunk_that_never_parses_is_merged_at_most_max_merges_times(monkeypatch):
+    """An unclosed bracket at the top: each cut after it fails to parse, and without a cap every start
+    would be merged to the end of the file (quadratic in the file's length); after MAX_MERGES merges the
+    parser parses the whole file instead, and raises its SyntaxError."""
+    import tapewatch.lint.chunks as chunks
+
+    tried = []
+    real = chunks._try_parse
+    monkeypatch.setattr(chunks, "_try_parse", lambda text: tried.append(text) or real(text))
+    source = "import warp as wp\nx = (1,\n" + "".join("y%d = %d\n" % (i, i) for i in range(2000))
+    with pytest.raises(SyntaxError) as raised:
+        ChunkParser().parse(source)
+    with pytest.raises(SyntaxError) as expected:
+        ast.parse(source)
+    assert (raised.value.lineno, raised.value.msg) == (expected.value.lineno, expected.value.msg)
+    assert len(tried) <= chunks.MAX_MERGES + 2, len(tried)
+
+
+def test_a_statement_longer_than_max_merges_cuts_still_gives_the_whole_files_tree():
+    import tapewatch.lint.chunks as chunks
+
+    long_string = 's = """\n' + "".join("line%d = %d\n" % (i, i) for i in range(chunks.MAX_MERGES * 2)) + '"""\n'
+    source = "import warp as wp\n" + long_string + "z = 1\n"
+    assert same(ChunkParser().parse(source), source)
+
+
+@pytest.mark.parametrize("odd", ["\x0c", "\u2028", "\u2029", "\x1c", "\x85", "\x0b"])
+def test_lines_end_only_where_python_ends_them(odd):
+    """Form feeds, \\u2028 and the other characters str.splitlines breaks on are not line ends for
+    Python: the chunks' line numbers stay those of ast.parse."""
+    source = ("import warp as wp\n%sx = 1\ns = '%s'  # %s\n\n\ndef f():\n    return x\n%s\ny = 2  # %s\n"
+              % ("\x0c" if odd == "\x0c" else "", odd, odd, "\x0c" if odd == "\x0c" else "", odd))
+    parser = ChunkParser()
+    assert same(parser.parse(source), source)
+    assert chunks_count(source)[1] == len(io.StringIO(source, newline="").readlines())
+
+
+def chunks_count(source):
+    from tapewatch.lint.chunks import chunk_count
+
+    return chunk_count(source)
+
+
+def test_tapewatch_lints_long_file_with_form_feeds_parses_as_python_does():
+    """``tapewatch lint`` parses a long file by chunk too (lint_cli.parse_module): a line holding only a
+    form feed (an old editor's page break) is whitespace there, never a cut that raises."""
+    from tapewatch import lint_cli
+
+    block = "\x0c\ndef f{0}(a):\n    return a + {0}\n\n"
+    source = "import warp as wp\n" + "".join(block.format(i) for i in range(lint_cli.CHUNKED_FROM // 30))
+    assert len(source) > lint_cli.CHUNKED_FROM
+    assert same(lint_cli.parse_module(source, "long.py"), source)

@@ -11,13 +11,20 @@ now starts.  The result is the module ``ast.parse`` would give.
 Chunks are cut at lines that start in column 0 with something that can
 start a statement; a cut that splits a statement (a decorator and its
 ``def``, a string or bracket spanning a column-0 line, ``else:``) fails to
-parse and is merged with the next chunk.  A file that does not parse as a
+parse and is merged with the next chunk, at most ``MAX_MERGES`` times: a
+chunk still unparsed then (an unclosed bracket, a very long string) makes
+the parser parse the whole file instead, so a broken file costs one parse
+more, never a parse per cut to its end.  A file that does not parse as a
 whole raises ``SyntaxError`` from a full parse, with the usual message.
+
+Lines end where Python ends them (``\n``, ``\r\n``, ``\r``), not where
+``str.splitlines`` does (form feeds, ``\u2028``...).
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import threading
 from typing import Dict, List, Optional, Tuple
 
@@ -26,6 +33,12 @@ from .memo import FunctionMemo
 # Lines that continue a statement, never start one, even in column 0.
 _CONTINUATIONS = ("else", "elif", "except", "finally")
 MAX_CACHED = 4096  # chunks kept per parser (one open file holds one per top-level statement)
+MAX_MERGES = 64  # cuts merged into a chunk that does not parse before the whole file is parsed instead
+
+
+def source_lines(source: str) -> List[str]:
+    """The lines of ``source`` as Python's tokenizer ends them (``\n``, ``\r\n``, ``\r``), ends kept."""
+    return io.StringIO(source, newline="").readlines()
 
 
 class _Chunk:
@@ -61,7 +74,7 @@ class ChunkParser:
         self.memo = FunctionMemo()
 
     def parse(self, source: str, path: str = "<unknown>") -> ast.Module:
-        lines = source.splitlines(keepends=True)
+        lines = source_lines(source)
         spans = _candidate_starts(lines)
         used: Dict[str, _Chunk] = {}
         failed = set()  # cuts that split a statement (a decorator without its def): merged, never reparsed
@@ -91,8 +104,9 @@ class ChunkParser:
                     body.extend(chunk.body)
                     i = j
                     break
-                if j >= len(spans):
-                    return ast.parse(source, filename=path)  # the whole file: its own SyntaxError
+                if j >= len(spans) or j - i >= MAX_MERGES:
+                    # The whole file: its own SyntaxError, or a statement spanning many cuts.
+                    return ast.parse(source, filename=path)
                 j += 1
         self._cache = used if len(used) <= MAX_CACHED else {}
         self._unparsable = failed if len(failed) <= MAX_CACHED else set()
@@ -111,13 +125,19 @@ def _candidate_starts(lines: List[str]) -> List[int]:
     """Indices of lines that may start a top-level statement (the first line always does)."""
     starts = [0] if lines else []
     for n, line in enumerate(lines):
-        if n == 0 or not line or line[0] in " \t\r\n#)]}":
-            continue
-        word = line.split(None, 1)[0].rstrip(":")
-        if word in _CONTINUATIONS:
-            continue
-        starts.append(n)
+        if n > 0 and starts_statement(line):
+            starts.append(n)
     return starts
+
+
+def starts_statement(line: str) -> bool:
+    """Whether a line may start a top-level statement: column 0 (after form feeds, which Python
+    takes as whitespace that resets the indentation), not a comment, a closing bracket or ``else:``."""
+    line = line.lstrip("\x0c")
+    if not line or line[0] in " \t\r\n\x0b#)]}":
+        return False
+    words = line.split(None, 1)
+    return bool(words) and words[0].rstrip(":") not in _CONTINUATIONS
 
 
 def _try_parse(text: str) -> Optional[List[ast.stmt]]:
@@ -129,5 +149,5 @@ def _try_parse(text: str) -> Optional[List[ast.stmt]]:
 
 def chunk_count(source: str) -> Tuple[int, int]:
     """(candidate cuts, lines): for tests and the benchmark."""
-    lines = source.splitlines(keepends=True)
+    lines = source_lines(source)
     return len(_candidate_starts(lines)), len(lines)

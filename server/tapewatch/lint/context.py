@@ -13,6 +13,7 @@ import contextlib
 import contextvars
 import functools
 import os
+import stat
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from . import body
@@ -448,11 +449,16 @@ def _sibling_constants(path: str) -> Dict[str, Number]:
     """The top-level numeric constants of a Python file (none when it is missing or does not parse)."""
     reads = _READS.get()
     try:
-        stat = os.stat(path)
-        key = (path, stat.st_mtime_ns, stat.st_size)
+        st = os.stat(path)
+        key = (path, st.st_mtime_ns, st.st_size)
     except OSError:
         if reads is not None:
             reads.append((path, None, None))
+        return {}
+    if not stat.S_ISREG(st.st_mode):
+        # A FIFO, a socket or a device named like a module: never opened (a FIFO would block the lint).
+        if reads is not None:
+            reads.append(key)
         return {}
     if reads is not None:
         reads.append(key)
