@@ -69,9 +69,11 @@ def test_script_arguments_follow_double_dash(tmp_path):
     script = tmp_path / "args.py"
     script.write_text("import sys\nprint('ARGS', sys.argv[1:])\n")
     proc = check(script, "--format", "json", "--", "-q", "--device", "x")
-    assert proc.returncode == 0
     assert "ARGS ['-q', '--device', 'x']" in proc.stderr  # the script's output goes to stderr
-    assert json.loads(proc.stdout)["device"] == "cpu"
+    doc = json.loads(proc.stdout)
+    assert doc["device"] == "cpu"
+    # It records no tape: nothing was verified (TW912), never "clean".
+    assert proc.returncode == 2 and doc["status"] == "failed" and [f["code"] for f in doc["findings"]] == ["TW912"]
 
 
 def test_several_scripts_and_folders_in_parallel(tmp_path):
@@ -124,11 +126,31 @@ def test_a_relative_python_means_the_callers_folder(tmp_path):
     scripts = tmp_path / "scripts"
     scripts.mkdir()
     script = scripts / "plain.py"
-    script.write_text("print('ran')\n")
+    script.write_text(TAPED)
     python = os.path.join("env", os.path.relpath(sys.executable, sys.prefix))
-    proc = check(script, "--python", python, "--format", "json", cwd=tmp_path)
+    proc = check(script, "--python", python, "--format", "json", "--no-check-launches", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert json.loads(proc.stdout)["status"] == "ok"
+
+
+# A correct program that records and differentiates a tape: verified clean.
+TAPED = """import warp as wp
+
+
+@wp.kernel
+def square(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = x[i] * x[i]
+
+
+x = wp.array([1.0, 2.0], dtype=float, requires_grad=True)
+y = wp.zeros(2, dtype=float, requires_grad=True)
+tape = wp.Tape()
+with tape:
+    wp.launch(square, dim=2, inputs=[x], outputs=[y])
+tape.backward(grads={y: wp.ones(2, dtype=float)})
+print('ran')
+"""
 
 
 NO_BACKWARD = '''import warp as wp

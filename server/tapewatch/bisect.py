@@ -79,7 +79,7 @@ def variant(script: str, knob: Knob, k: int) -> str:
     return path
 
 
-async def _fd_at(script: str, knob: Knob, k: int, python: str, timeout: float) -> dict:
+async def _fd_at(script: str, knob: Knob, k: int, python: str, timeout: Optional[float], device: str) -> dict:
     from .harness.generate import generate  # noqa: PLC0415
     from .runner import RunRequest, run_probe  # noqa: PLC0415
 
@@ -89,7 +89,8 @@ async def _fd_at(script: str, knob: Knob, k: int, python: str, timeout: float) -
         # Off the event loop: generating inspects the script (a language server keeps serving meanwhile).
         loop = asyncio.get_running_loop()
         harness = await loop.run_in_executor(None, lambda: generate(path, python, out=path[:-3] + "_fdcheck.py"))
-        result = await run_probe(RunRequest(script=harness, python=python, timeout=timeout, lint=False))
+        result = await run_probe(RunRequest(script=harness, python=python, device=device, timeout=timeout,
+                                            lint=False))
     finally:
         for p in (path, harness):
             if p and os.path.exists(p):
@@ -111,8 +112,8 @@ async def _fd_at(script: str, knob: Knob, k: int, python: str, timeout: float) -
     return {"k": k, "verdict": verdict, "parameters": per_param}
 
 
-async def bisect(script: str, python: str, knob_name: Optional[str] = None, timeout: float = 600.0,
-                 on_step=None) -> List[Finding]:
+async def bisect(script: str, python: str, knob_name: Optional[str] = None, timeout: Optional[float] = 600.0,
+                 on_step=None, device: str = "cpu") -> List[Finding]:
     with open(script, encoding="utf-8") as f:
         source = f.read()
     knob = find_knob(source, knob_name)
@@ -124,7 +125,7 @@ async def bisect(script: str, python: str, knob_name: Optional[str] = None, time
 
     async def at(k: int) -> str:
         if k not in tried:
-            tried[k] = await _fd_at(script, knob, k, python, timeout)
+            tried[k] = await _fd_at(script, knob, k, python, timeout, device)
             if on_step is not None:
                 on_step(tried[k])
         return tried[k]["verdict"]

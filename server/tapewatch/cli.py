@@ -1,7 +1,10 @@
 """The ``tapewatch`` command: ``check`` a script, ``lint`` files, serve ``lsp``, write a ``harness``.
 
-Exit status of ``check``: 0 clean, 1 findings, 2 the tool could not run the
-script (syntax error, no Warp, no such device, timeout, crash).
+Exit status of ``check`` (and of ``lint``, the pytest plugin's session and
+the pre-commit hook): 0 verified clean, 1 findings, 2 could not verify (a
+syntax or import error, an exception, no tape recorded, a timeout, a crash,
+no Warp or no such device, an internal error: the TW9xx says which) or bad
+usage.
 """
 
 from __future__ import annotations
@@ -19,21 +22,55 @@ from .report.escape import terminal
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_TOOL = 0, 1, 2
 
+EXIT_CODES = """exit status:
+  0  verified clean: the scripts ran, recorded their tapes, and nothing was found
+  1  findings (with --baseline: new findings only)
+  2  could not verify: a syntax or import error, an exception (TW901), no tape
+     recorded (TW912), a timeout (TW905), a crash (TW906), no Warp or no such
+     device, an internal error (TW910); or bad usage (no such file, a bad
+     option, an invalid [tool.tapewatch])"""
+
+
+def _timeout(text: str) -> Optional[float]:
+    """``--timeout``: seconds greater than 0, or ``none`` for no limit (0 is an error, not "none")."""
+    if text.strip().lower() in ("none", "inf", "infinity"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected seconds (greater than 0) or `none`, got %r" % text)
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError("expected seconds greater than 0 (or `none` for no limit), got %s" % text)
+    return value
+
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tapewatch", description=__doc__.splitlines()[0])
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog="tapewatch", formatter_class=raw,
+        description="Find gradient bugs in NVIDIA Warp programs: check a script, lint files, write an FD harness, "
+        "bisect a horizon, serve the language server.",
+        epilog=EXIT_CODES + "\n\n`tapewatch COMMAND --help` describes each command.")
     parser.add_argument("--version", action="version", version="tapewatch " + __version__)
-    sub = parser.add_subparsers(dest="command")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    check = sub.add_parser("check", help="run scripts with the overwrite tracker and report findings")
+    check = sub.add_parser(
+        "check", help="run scripts with the overwrite tracker and report findings", formatter_class=raw,
+        usage="tapewatch check [options] SCRIPT... [-- ARGS...]",
+        description="Run each script (or every script in a folder that records a wp.Tape) under the probe, with "
+        "every check, its lints and its FD harness, and report the findings. Defaults for the codes and the "
+        "excluded paths come from [tool.tapewatch] in the nearest pyproject.toml.",
+        epilog="arguments after `--` are passed to the script as its sys.argv[1:] (one script only):\n"
+        "  tapewatch check sim.py --device cpu -- --steps 10\n\n" + EXIT_CODES)
     check.add_argument("scripts", nargs="+", metavar="SCRIPT",
                        help="scripts, or folders: every .py in them that records a wp.Tape")
     check.add_argument("-j", "--jobs", type=int, default=None,
                        help="scripts run at once (default: the number of cores)")
     check.add_argument("--device", default=defaults.DEVICE, help="Warp device (default: %s)" % defaults.DEVICE)
     check.add_argument("--python", default=sys.executable, help="interpreter that has Warp (default: this one)")
-    check.add_argument("--timeout", type=float, default=defaults.TIMEOUT_S,
-                       help="seconds before the run is killed (default %g)" % defaults.TIMEOUT_S)
+    check.add_argument("--timeout", type=_timeout, default=defaults.TIMEOUT_S, metavar="SECONDS",
+                       help="seconds before a run is killed, greater than 0, or `none` for no limit (default %g)"
+                       % defaults.TIMEOUT_S)
     check.add_argument("--cwd", default=None, help="working directory of the run (default: the script's folder)")
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     check.add_argument("--no-graph", action="store_true", help="do not capture tape graphs")
@@ -57,11 +94,16 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true", help="do not echo the script's output")
     # Arguments for the script follow ``--``; main() splits them off first.
 
-    bis = sub.add_parser("bisect", help="find the first step at which AD and finite differences diverge")
+    bis = sub.add_parser(
+        "bisect", help="find the first step at which AD and finite differences diverge", formatter_class=raw,
+        epilog="exit status: 0 AD and FD agree over the whole horizon, 1 they diverge (TW410), 2 could not "
+        "verify (no horizon found, no FD verdict: TW406) or bad usage")
     bis.add_argument("script")
     bis.add_argument("--knob", default=None, help="the module-level constant that sets the horizon (default: found)")
+    bis.add_argument("--device", default=defaults.DEVICE, help="Warp device (default: %s)" % defaults.DEVICE)
     bis.add_argument("--python", default=sys.executable, help="interpreter that has Warp (default: this one)")
-    bis.add_argument("--timeout", type=float, default=defaults.TIMEOUT_S, help="seconds per FD run")
+    bis.add_argument("--timeout", type=_timeout, default=defaults.TIMEOUT_S, metavar="SECONDS",
+                     help="seconds per FD run, greater than 0, or `none` (default %g)" % defaults.TIMEOUT_S)
     bis.add_argument("--format", choices=("text", "json"), default="text")
 
     history = sub.add_parser("history", help="list the kept runs of a script (.tapewatch/runs/)")
@@ -145,7 +187,7 @@ def run_bisect(ns) -> int:
         sys.stderr.flush()
 
     findings, signum = asyncio.run(_until_signalled(bisect(os.path.abspath(ns.script), ns.python, ns.knob,
-                                                           ns.timeout, progress)))
+                                                           ns.timeout, progress, device=ns.device)))
     if findings is None:
         return 128 + signum
     if ns.format == "json":
@@ -186,11 +228,18 @@ def show_history(ns) -> int:
 def check(ns) -> int:
     from .spawn import RunRequest, start  # noqa: PLC0415 (no event loop yet: see below)
 
+    from . import config as configuration  # noqa: PLC0415
+
     if ns.cwd and not os.path.isdir(ns.cwd):
         print(terminal("tapewatch: --cwd %s is not a directory" % ns.cwd), file=sys.stderr)
         return EXIT_TOOL
+    try:
+        cfg = configuration.load(ns.scripts[0])
+    except configuration.ConfigError as exc:
+        print(terminal("tapewatch: %s" % exc), file=sys.stderr)
+        return EXIT_TOOL
     notes: List[str] = []
-    scripts, problems = collect_scripts(ns.scripts, notes)
+    scripts, problems = collect_scripts(ns.scripts, notes, cfg, with_harness=not ns.no_harness)
     for line in notes + problems:
         print(terminal("tapewatch: %s" % line), file=sys.stderr)
     if problems or not scripts:
@@ -248,6 +297,9 @@ def check(ns) -> int:
     # evidence allocate a dict per finding and location (with thousands of findings its full
     # collections were a third of the report's time).
     gc.freeze()
+    named = [s for s in ns.scripts if not os.path.isdir(s)]
+    for result in results:  # [tool.tapewatch]: codes ignored, lints of excluded files
+        result.findings = cfg.apply(result.findings, named)
     out = _report(results, ns.format, os.getcwd())
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     if not ns.no_evidence:
@@ -264,31 +316,43 @@ def check(ns) -> int:
                                    "stands" % (os.path.basename(result.script), evidence.FOLDER, why)) + "\n")
     if baseline is not None:
         return _report_baseline(baseline, results[0], err)
-    return max(_exit_status(r) for r in results)
+    return max(r.exit_status() for r in results)
 
 
-def collect_scripts(paths: List[str], notes: Optional[List[str]] = None) -> tuple:
-    """Files as given; folders searched for scripts that record a tape (not helpers, ``_*.py``).
+def collect_scripts(paths: List[str], notes: Optional[List[str]] = None, config=None,
+                    with_harness: bool = True) -> tuple:
+    """Files as given; folders searched for scripts that record a tape (not helpers, ``_*.py``), less
+    what ``config`` ([tool.tapewatch]) excludes.
 
     Only regular files are read: in a folder, a FIFO, a socket or a device named ``*.py`` is never
     opened (a FIFO would block for good) and goes to ``notes``, as does a symbolic link to nothing;
-    named on the command line, either is a problem."""
+    named on the command line, either is a problem.  An FD harness found in a folder runs with its
+    script (``run_verification``), never a second time alone; alone only when its script is not run
+    (or with ``with_harness=False``, not at all)."""
+    from .config import Config  # noqa: PLC0415
+    from .harness.writer import find_harness  # noqa: PLC0415
     from .spawn import is_harness, regular_file  # noqa: PLC0415
 
-    scripts, problems = [], []
+    config = config if config is not None else Config()
+    scripts, problems, found_harnesses = [], [], []
     for path in paths:
+        if config.excluded(path, named=True):
+            continue
         if os.path.isdir(path):
             for folder, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")) and d not in ("node_modules",))
+                dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")) and d not in ("node_modules",)
+                                 and not config.excluded(os.path.join(folder, d)))
                 for name in sorted(files):
                     full = os.path.join(folder, name)
-                    if not name.endswith(".py") or name.startswith("_"):
+                    if not name.endswith(".py") or name.startswith("_") or config.excluded(full):
                         continue
                     why = regular_file(full)
                     if why:
                         if notes is not None:
                             notes.append("skipped %s: %s" % (full, why))
-                    elif is_harness(full) or _records_a_tape(full):
+                    elif is_harness(full):
+                        found_harnesses.append(full)
+                    elif _records_a_tape(full):
                         scripts.append(full)
         elif os.path.lexists(path):
             why = regular_file(path)
@@ -298,6 +362,12 @@ def collect_scripts(paths: List[str], notes: Optional[List[str]] = None) -> tupl
                 scripts.append(path)
         else:
             problems.append("no such file or folder: %s" % path)
+    if with_harness:
+        # The harness each script runs with (its newest); any other harness found runs alone.
+        runs_with = {os.path.realpath(h) for h in (find_harness(s) for s in scripts) if h}
+        scripts += [h for h in found_harnesses if os.path.realpath(h) not in runs_with]
+    elif notes is not None:
+        notes += ["skipped %s: an FD harness (--no-harness)" % h for h in found_harnesses]
     seen: set = set()
     unique = [s for s in scripts if not (os.path.realpath(s) in seen or seen.add(os.path.realpath(s)))]
     return unique, problems
@@ -366,7 +436,7 @@ def _report(results: list, fmt: str, base: str) -> str:
     if fmt == "json":
         import json  # noqa: PLC0415
 
-        worst = max(results, key=_exit_status).status
+        worst = max(results, key=lambda r: r.exit_status()).status
         return dumps({"status": worst, "runs": [json.loads(to_json(r)) for r in results]}, depth=4)
     if fmt == "sarif":
         findings = [f for r in results for f in r.findings]
@@ -376,11 +446,6 @@ def _report(results: list, fmt: str, base: str) -> str:
     texts.append("tapewatch: %d scripts: %d with findings, %d failed, %d clean\n"
                  % (len(results), statuses.count("findings"), statuses.count("failed"), statuses.count("ok")))
     return "".join(texts)
-
-
-def _exit_status(result) -> int:
-    """From ``RunResult.status``, the one place a run is classified."""
-    return {"failed": EXIT_TOOL, "findings": EXIT_FINDINGS}.get(result.status, EXIT_CLEAN)
 
 
 def _report_baseline(baseline: dict, result, err) -> int:
@@ -396,7 +461,7 @@ def _report_baseline(baseline: dict, result, err) -> int:
                                                     str(obj.get("message", ""))[:160])) + "\n")
     for move in diff["fd"]:
         err.write(terminal("  FD error of %s: %.3g -> %.3g" % (move["key"][2], move["before"], move["after"])) + "\n")
-    if result.tool_failed:
+    if result.unverified or result.incomplete:
         return EXIT_TOOL
     new_problems = [o for o in diff["new"] if o.get("severity") in ("error", "warning")]
     return EXIT_FINDINGS if new_problems else EXIT_CLEAN

@@ -108,6 +108,8 @@ _ALL = [
          "Something inside Tapewatch failed during the run: results may be incomplete"),
     Code("TW911", "file-not-linted", "error",
          "A file could not be read as Python (syntax error, encoding, NUL byte, too deep, not a file): not linted"),
+    Code("TW912", "no-tape-recorded", "error",
+         "The script ran to its end without recording a launch on a wp.Tape: nothing was verified"),
 ]
 
 CODES: Dict[str, Code] = {c.code: c for c in _ALL}

@@ -1,10 +1,12 @@
 """``tapewatch lint PATH...``: the static lints over files and folders, without running anything.
 
 Ruff-style: folders are walked for ``*.py`` (hidden folders, virtual
-environments and ``site-packages`` skipped), ``--select`` / ``--ignore``
-take codes or prefixes (``TW30``), ``# noqa`` is honoured, and the
-configuration can live in ``[tool.tapewatch]`` of the nearest
-``pyproject.toml`` (``select``, ``ignore``, ``exclude``).
+environments and ``site-packages`` skipped: ``config.DEFAULT_EXCLUDE``),
+``--select`` / ``--ignore`` / ``--extend-select`` / ``--extend-ignore`` take
+codes or prefixes (``TW30``), ``# noqa`` is honoured, and the configuration
+lives in ``[tool.tapewatch]`` of the nearest ``pyproject.toml``, read by
+``tapewatch.config`` (the same loader as ``check``, the pytest plugin and the
+language server).
 
 A file is never "clean" because it could not be read: one that does not
 parse (a syntax error, a NUL byte, nesting too deep for Python's parser),
@@ -23,7 +25,6 @@ failed: TW910) or bad usage (a path that does not exist, an unknown code);
 from __future__ import annotations
 
 import ast
-import fnmatch
 import io
 import logging
 import os
@@ -31,68 +32,39 @@ import stat
 import sys
 import threading
 import tokenize
-from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+
+from .config import Config, ConfigError
 
 if TYPE_CHECKING:  # the model loads with the lint engine: ``tapewatch check`` builds this parser too
     from .model import Finding
-
-SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", "venv", ".tox", ".nox",
-             "site-packages", "dist-packages", "build", "dist", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
-
 
 class UsageError(Exception):
     pass
 
 
-def config_for(start: str) -> Dict[str, object]:
-    """``[tool.tapewatch]`` of the nearest ``pyproject.toml`` above ``start`` ({} without one)."""
-    folder = os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or ".")
-    while True:
-        candidate = os.path.join(folder, "pyproject.toml")
-        if os.path.isfile(candidate):
-            return _read_tool_section(candidate)
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return {}
-        folder = parent
-
-
-def _read_tool_section(path: str) -> Dict[str, object]:
-    try:
-        import tomllib  # noqa: PLC0415 (3.11+)
-    except ImportError:  # pragma: no cover - Python < 3.11
-        try:
-            import tomli as tomllib  # type: ignore[no-redef]  # noqa: PLC0415
-        except ImportError:
-            return {}
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except (OSError, ValueError) as exc:
-        raise UsageError("cannot read %s: %s" % (path, exc))
-    section = data.get("tool", {}).get("tapewatch", {})
-    return section if isinstance(section, dict) else {}
-
-
-def files_under(paths: Sequence[str], exclude: Sequence[str] = (),
+def files_under(paths: Sequence[str], config: Optional[Config] = None,
                 skipped: Optional[List[Tuple[str, str]]] = None) -> List[Tuple[str, bool]]:
-    """``(path, named)`` of every file to lint: those named, and the ``*.py`` in the folders named.
+    """``(path, named)`` of every file to lint: those named, and the ``*.py`` in the folders named,
+    less what ``config`` excludes (a file or folder named only with ``force-exclude``).
 
     Only regular files are taken from folders: a FIFO, a socket or a device is never opened, and
     a symbolic link to nothing has nothing to read; each goes to ``skipped`` with why."""
+    config = config if config is not None else Config()
     out: List[Tuple[str, bool]] = []
     for p in paths:
         if not os.path.exists(p):
             raise UsageError("no such file or folder: %s" % p)
+        if config.excluded(p, named=True):
+            continue
         if not os.path.isdir(p):
             out.append((p, True))  # a regular file, or not: read_source says (never blocking)
             continue
         for root, dirs, names in os.walk(p):
-            dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")
-                             and not _excluded(os.path.join(root, d), exclude))
+            dirs[:] = sorted(d for d in dirs if not config.excluded(os.path.join(root, d)))
             for name in sorted(names):
                 path = os.path.join(root, name)
-                if not name.endswith(".py") or _excluded(path, exclude):
+                if not name.endswith(".py") or config.excluded(path):
                     continue
                 try:
                     mode = os.stat(path).st_mode
@@ -106,33 +78,6 @@ def files_under(paths: Sequence[str], exclude: Sequence[str] = (),
                 elif skipped is not None and not stat.S_ISDIR(mode):
                     skipped.append((path, "not a regular file (%s)" % file_kind(mode)))
     return out
-
-
-def _excluded(path: str, patterns: Sequence[str]) -> bool:
-    norm = path.replace(os.sep, "/")
-    return any(fnmatch.fnmatch(norm, pat) or fnmatch.fnmatch(os.path.basename(norm), pat)
-               or fnmatch.fnmatch(norm, "*/" + pat.strip("/") + "/*") for pat in patterns)
-
-
-def _codes(values: Iterable[str]) -> List[str]:
-    from . import codes  # noqa: PLC0415
-
-    out = []
-    for v in values:
-        for part in str(v).split(","):
-            part = part.strip().upper()
-            if not part:
-                continue
-            if not any(c.startswith(part) for c in codes.CODES if c.startswith("TW3")):
-                raise UsageError("unknown lint code or prefix: %s (the lints are TW301..TW3xx)" % part)
-            out.append(part)
-    return out
-
-
-def selected(code: str, select: Sequence[str], ignore: Sequence[str]) -> bool:
-    if select and not any(code.startswith(s) for s in select):
-        return False
-    return not any(code.startswith(i) for i in ignore)
 
 
 class Unreadable(Exception):
@@ -389,9 +334,10 @@ class Linted:
         return len({f.location.path for f in self.findings if f.code in ("TW910", "TW911") and f.location})
 
 
-def lint_paths(paths: Sequence[str], select=(), ignore=(), exclude=()) -> Linted:
+def lint_paths(paths: Sequence[str], config: Optional[Config] = None) -> Linted:
+    config = config if config is not None else Config()
     out = Linted()
-    for path, named in files_under(paths, exclude, out.skipped):
+    for path, named in files_under(paths, config, out.skipped):
         try:
             text = read_source(path)
         except FileNotFoundError:
@@ -419,7 +365,7 @@ def lint_paths(paths: Sequence[str], select=(), ignore=(), exclude=()) -> Linted
             continue
         finally:
             del text  # a long file's text is not kept while the next one is read
-        out.findings += [f for f in found if not f.code.startswith("TW3") or selected(f.code, select, ignore)]
+        out.findings += [f for f in found if config.enabled(f.code)]  # files_under applied the excludes
     return out
 
 
@@ -430,12 +376,9 @@ def main(ns) -> int:
     from .report.text import finding_lines  # noqa: PLC0415
 
     try:
-        config = config_for(ns.paths[0] if ns.paths else ".")
-        select = _codes(ns.select or config.get("select") or [])
-        ignore = _codes(ns.ignore or config.get("ignore") or [])
-        exclude = list(ns.exclude or config.get("exclude") or [])
-        linted = lint_paths(ns.paths or ["."], select, ignore, exclude)
-    except UsageError as exc:
+        config = load_config(ns)
+        linted = lint_paths(ns.paths or ["."], config)
+    except (UsageError, ConfigError) as exc:
         print(terminal("tapewatch lint: %s" % exc), file=sys.stderr)
         return 2
     base = os.getcwd()
@@ -469,14 +412,37 @@ def main(ns) -> int:
     return 2 if unverified else 1 if found else 0
 
 
+def load_config(ns) -> Config:
+    """``[tool.tapewatch]`` for the first path (or the working directory), under the command line's options."""
+    from . import config  # noqa: PLC0415
+
+    return config.load(ns.paths[0] if ns.paths else ".").with_options(
+        select=ns.select, ignore=ns.ignore, extend_select=ns.extend_select, extend_ignore=ns.extend_ignore,
+        exclude=ns.exclude, extend_exclude=ns.extend_exclude, force_exclude=ns.force_exclude)
+
+
 def add_parser(sub) -> None:
-    lint = sub.add_parser("lint", help="run the static lints (TW3xx) on files and folders, without running them")
-    lint.add_argument("paths", nargs="*", help="files and folders (default: .)")
+    import argparse  # noqa: PLC0415
+
+    lint = sub.add_parser(
+        "lint", help="run the static lints (TW3xx) on files and folders, without running them",
+        description="Run the static lints (TW3xx) on files and folders, without running them. Defaults come "
+        "from [tool.tapewatch] in the nearest pyproject.toml (select, ignore, extend-select, extend-ignore, "
+        "exclude, extend-exclude, force-exclude); the options below override it.",
+        epilog="exit status: 0 clean, 1 findings, 2 could not verify (a file that could not be read as "
+        "Python: TW911; a lint that failed: TW910) or bad usage (a missing path, an unknown code, an "
+        "invalid [tool.tapewatch])", formatter_class=argparse.RawDescriptionHelpFormatter)
+    lint.add_argument("paths", nargs="*", metavar="PATH", help="files and folders (default: .)")
     lint.add_argument("--format", choices=("text", "json", "sarif"), default="text")
-    lint.add_argument("--select", action="append", help="only these codes or prefixes (e.g. TW301,TW30)")
-    lint.add_argument("--ignore", action="append", help="never these codes or prefixes")
-    lint.add_argument("--exclude", action="append", help="glob of paths to skip (also [tool.tapewatch] exclude)")
+    lint.add_argument("--select", action="append", metavar="CODES",
+                      help="only these codes or prefixes (e.g. TW301,TW30); replaces select of the configuration")
+    lint.add_argument("--ignore", action="append", metavar="CODES", help="never these codes or prefixes")
+    lint.add_argument("--extend-select", action="append", metavar="CODES", help="these codes too")
+    lint.add_argument("--extend-ignore", action="append", metavar="CODES", help="as --ignore")
+    lint.add_argument("--exclude", action="append", metavar="GLOB",
+                      help="paths to skip, replacing exclude of the configuration and the defaults")
+    lint.add_argument("--extend-exclude", action="append", metavar="GLOB", help="paths to skip too")
+    lint.add_argument("--force-exclude", action="store_true", default=None,
+                      help="apply the excludes to files named on the command line too (for pre-commit)")
     lint.add_argument("--exit-zero", action="store_true",
                       help="exit 0 even with findings or files that could not be read (bad usage is still 2)")
-
-

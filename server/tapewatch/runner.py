@@ -36,8 +36,14 @@ TAIL_BYTES = 64 * 1024
 _NOISE = re.compile(r"^(Warp \S+ initialized|Warp CUDA warning|\s+(CUDA Toolkit|Devices:|Kernel cache:|\"cpu\"|/\S+/warp/))"
                     r"|^Module .* load on device")
 EVENT_LINE_LIMIT = 64 * 1024 * 1024  # a tape graph of a long rollout is large
-# Findings whose code means the tool could not run the script at all.
-TOOL_FAILURES = {"TW902", "TW903", "TW904", "TW905", "TW906", "TW908", "TW909"}
+# Findings whose code means the tool could not run the script at all (TW912: it ran, but recorded
+# no tape, so there was nothing to verify).
+TOOL_FAILURES = {"TW902", "TW903", "TW904", "TW905", "TW906", "TW908", "TW909", "TW912"}
+# Findings that leave the run unverified: the tool failures, and a script that raised (TW901: the
+# launches after the exception never ran).  Exit status 2, status "failed".
+UNVERIFIED = TOOL_FAILURES | {"TW901"}
+# Runtime codes that only a tape (its launches, its backward) can produce.
+_TAPE_CODES = ("TW1", "TW2", "TW4")
 
 
 @dataclass
@@ -61,6 +67,7 @@ class RunResult:
     kernels: List[dict] = field(default_factory=list)  # the kernels the run launched (``kernels`` event)
     # What the probe could not measure, and why: ``[{"what", "reason", "count"}]`` (a graph capture...).
     not_measured: List[dict] = field(default_factory=list)
+    tapes_skipped: int = 0  # tapes whose graph was not captured (the same structure as one that was)
 
     @property
     def incomplete(self) -> bool:
@@ -72,12 +79,37 @@ class RunResult:
         return any(f.code in TOOL_FAILURES for f in self.findings)
 
     @property
+    def unverified(self) -> bool:
+        """The run could not verify the program: a tool failure, an exception, no tape recorded."""
+        return any(f.code in UNVERIFIED for f in self.findings)
+
+    @property
     def status(self) -> str:
         if self.outcome == "cancelled":
             return "cancelled"
-        if self.tool_failed:
+        if self.unverified:
             return "failed"
         return "findings" if self.problems() else "ok"
+
+    def exit_status(self) -> int:
+        """The compiler convention: 0 verified clean, 1 findings, 2 could not verify (the run failed, or
+        something inside Tapewatch did: TW910, results may be incomplete)."""
+        if self.status in ("failed", "cancelled") or self.incomplete:
+            return 2
+        return 1 if self.status == "findings" else 0
+
+    def recorded_a_tape(self) -> bool:
+        """Whether the program recorded a launch on a ``wp.Tape`` (a graph, a differentiated kernel, a
+        launch check or a runtime finding says so).  With graphs off, a tape that was never
+        differentiated and gave no finding leaves no trace."""
+        if self.tapes or self.tapes_skipped:
+            return True
+        if any(k.get("differentiated") for k in self.kernels):
+            return True
+        checks = self.launch_checks or {}
+        if checks.get("checked") or checks.get("skipped"):
+            return True
+        return any(f.code.startswith(_TAPE_CODES) and f.data.get("source") != "lint" for f in self.findings)
 
     def problems(self) -> List[Finding]:
         """Findings that ask for a change (a passed FD check is information, not a problem)."""
@@ -296,6 +328,10 @@ async def run_verification(
 
     out = into if into is not None else Verification(RunResult(script=os.path.abspath(req.script)))
     await run_probe(req, on_output=on_output, on_event=on_event, into=out.result, started=started)
+    result = out.result
+    if not is_harness(req.script) and not result.unverified and result.outcome == "ok" \
+            and not result.recorded_a_tape():
+        result.findings.append(no_tape_finding(result))
     if not with_harness or out.result.tool_failed or is_harness(req.script):
         return out
     harness = find_harness(req.script)
@@ -308,6 +344,15 @@ async def run_verification(
     await run_probe(dataclasses.replace(req, script=harness), on_output=on_output, on_event=on_event,
                     into=out.checked)
     return out
+
+
+def no_tape_finding(result: RunResult) -> Finding:
+    """TW912: the script ran to its end and recorded no launch on a tape: nothing was verified."""
+    return codes.tool_finding(
+        "TW912", "The script ran to its end (exit status %s) without recording a launch on a wp.Tape: there was "
+        "no gradient to check, so nothing was verified. Run the script that records and differentiates the "
+        "tape (a repro calls wp.Tape() and tape.backward())." % result.exit_code,
+        location=Location(result.script, 1, 1), exit_status=result.exit_code)
 
 
 SCAN_INTERVAL = 0.5  # seconds between looks for new descendants (setsid escapees)
@@ -397,6 +442,8 @@ class _EventCollector:
             if event.get("kernel_path") and event.get("kernel_name"):
                 key = (os.path.abspath(str(event["kernel_path"])), str(event["kernel_name"]))
                 r.kernel_checks.setdefault(key, set()).add(str(event.get("status")))
+        elif kind == "tapes_skipped":
+            r.tapes_skipped = int(event.get("count", 0) or 0)
         elif kind == "kernels":
             r.kernels = [k for k in event["kernels"] if isinstance(k, dict)]
         elif kind == "not_measured":

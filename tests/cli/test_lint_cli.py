@@ -70,7 +70,7 @@ def test_select_ignore_and_pyproject(project):
 def test_bad_usage_is_status_2(project):
     assert lint("missing.py", cwd=project).returncode == 2
     bad = lint("sim", "--select", "TW999", cwd=project)
-    assert bad.returncode == 2 and "unknown lint code" in bad.stderr
+    assert bad.returncode == 2 and "unknown code or prefix TW999" in bad.stderr
 
 
 def test_pre_commit_hook_manifest_runs_the_command(project):

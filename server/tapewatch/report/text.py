@@ -70,10 +70,45 @@ def to_text(result: RunResult, base: Optional[str] = None, max_per_code: int = M
         by_reason.setdefault(item["reason"], []).append("%s (x%d)" % (item["what"], item["count"]))
     for reason, what in by_reason.items():
         lines.append("tapewatch: not measured %s: %s" % (reason, "; ".join(what)))
-    lines.append(
-        "tapewatch: %s on %s with Warp %s in %.1fs: %s (script exit status %s)%s"
-        % (os.path.basename(result.script), result.device or "?", result.warp_version or "?",
-           result.seconds, ", ".join(parts) or "no findings", result.exit_code,
-           "; results may be incomplete (internal error, see TW910)" if result.incomplete else "")
-    )
+    lines.append(summary_line(result, ", ".join(parts) or "no findings"))
     return "\n".join(terminal(line) for line in lines) + "\n"
+
+
+# Outcomes of a run whose script never started: no Warp version or exit status to speak of.
+NOT_RUN = {"syntax-error", "script-not-found", "warp-missing", "device-unavailable", "interpreter-unusable"}
+
+
+def summary_line(result: RunResult, found: str) -> str:
+    """The closing line: what ran where and what came of it, or why the script did not run."""
+    name = os.path.basename(result.script)
+    failure = result.failure()
+    if result.outcome in NOT_RUN or (result.exit_code is None and result.outcome not in ("timeout", "cancelled")):
+        why = "%s %s" % (failure["code"], failure["message"]) if failure else result.outcome
+        return "tapewatch: %s: not run: %s" % (name, why)
+    where = "%s on %s%s in %.1fs" % (name, result.device or "?",
+                                     " with Warp %s" % result.warp_version if result.warp_version else "",
+                                     result.seconds)
+    line = "tapewatch: %s: %s (%s)" % (where, found, _ended(result))
+    if result.status == "failed" and failure:
+        line += "; not verified: %s" % failure["code"]
+    if result.incomplete:
+        line += "; results may be incomplete (internal error, see TW910)"
+    return line
+
+
+def _ended(result: RunResult) -> str:
+    if result.outcome == "timeout":
+        return "stopped at the timeout"
+    if result.outcome == "cancelled":
+        return "cancelled"
+    code = result.exit_code
+    if code is None:
+        return "the script did not run"
+    if code < 0:
+        import signal  # noqa: PLC0415
+
+        try:
+            return "killed by %s" % signal.Signals(-code).name
+        except ValueError:
+            return "killed by signal %d" % -code
+    return "script exit status %d" % code
