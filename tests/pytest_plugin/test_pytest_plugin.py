@@ -248,6 +248,7 @@ def test_an_internal_error_is_a_visible_warning(pytester):
     ''')
     result = run(pytester, "--tapewatch", "--tapewatch-report", "report.json")
     result.assert_outcomes(passed=1, warnings=1)
+    assert result.ret == 2  # could not verify: as `tapewatch check` says it
     result.stdout.fnmatch_lines([
         "*TapewatchInternalError: TW910: Internal error in Tapewatch while tracking a taped launch "
         "(RuntimeError: provoked)*",
@@ -264,3 +265,32 @@ def test_under_xdist_the_controller_reports_what_the_workers_found(project):
     report = json.loads((project.path / "report.json").read_text())
     assert sorted(f["line"] for f in report["findings"]) == sorted([OVERWRITE, IN_FIXTURE, HARMLESS])
     assert report["device"] == "cpu"
+
+
+def test_a_session_that_differentiated_no_tape_is_not_verified(pytester):
+    pytester.makepyfile(test_plain='''
+        import warp as wp
+
+
+        def test_no_gradients():
+            assert wp.zeros(3, dtype=float, device="cpu").numpy().sum() == 0.0
+    ''')
+    result = run(pytester, "--tapewatch", "--tapewatch-report", "report.json")
+    result.assert_outcomes(passed=1)
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(["tapewatch: no test differentiated a wp.Tape: nothing was verified (TW912); "
+                                 "exit status 2 (could not verify)"])
+    report = json.loads((pytester.path / "report.json").read_text())
+    assert report["status"] == "failed" and [f["code"] for f in report["findings"]] == ["TW912"]
+    assert run(pytester).ret == 0  # off: the plugin says nothing
+
+
+def test_the_projects_tool_tapewatch_table_selects_the_codes(project):
+    project.makefile(".toml", pyproject="[tool.tapewatch]\nignore = \"TW101\"\n")
+    result = run(project, "--tapewatch")
+    result.assert_outcomes(passed=5)
+    assert result.ret == 0
+    project.makefile(".toml", pyproject="[tool.tapewatch]\nignores = \"TW101\"\n")
+    bad = run(project, "--tapewatch")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    assert "unknown key `ignores` (did you mean `ignore`?)" in bad.stderr.str()

@@ -37,6 +37,7 @@ from . import TapewatchInternalError, TapewatchWarning
 REPORT_ATTRIBUTE = "tapewatch_findings"
 WORKER_OUTPUT = "tapewatch"
 PROBLEM_SEVERITIES = ("error", "warning")
+UNVERIFIED_STATUS = 2  # as `tapewatch check` and `tapewatch lint`: could not verify (pytest's own 2 is "interrupted")
 
 
 def is_tool(finding: Finding) -> bool:
@@ -100,6 +101,14 @@ class TapewatchSession:
         self.workers: List[dict] = []  # what each xdist worker said about itself and outside its tests
         self.report_written: Optional[str] = None
         self.report_error: Optional[str] = None  # why the report could not be written
+        self.differentiated = False  # a test (here) differentiated a tape that recorded a launch
+        self.unverified: Optional[str] = None  # why the session could not verify (exit status 2)
+        from .. import config as configuration  # noqa: PLC0415
+
+        try:  # [tool.tapewatch] of the project: the codes it selects (the same loader as the CLI)
+            self.settings = configuration.load(self.base)
+        except configuration.ConfigError as exc:
+            raise pytest.UsageError("--tapewatch: %s" % exc)
 
     # ------------------------------------------------------------ the probe
     def start(self) -> None:
@@ -117,10 +126,17 @@ class TapewatchSession:
 
     def emit(self, event: str, **fields) -> None:
         """The probe's event channel, in-process: findings go to the running test."""
+        if event == "kernels":  # at the end: did any test differentiate a tape?
+            self.differentiated = self.differentiated or any(
+                isinstance(k, dict) and k.get("differentiated") for k in fields.get("kernels") or [])
         if event != "finding":
-            return  # per-launch check totals, kernel lists: nothing to report here
+            return  # per-launch check totals: nothing to report here
         # Exactly what the channel would carry (its JSON, non-JSON values as text).
         finding = Finding.from_json(json.loads(json.dumps(fields["finding"], default=str)))
+        if not self.settings.keep(finding):
+            return  # a code [tool.tapewatch] does not select
+        if finding.code.startswith(("TW1", "TW2", "TW4")):
+            self.differentiated = True  # only a tape gives these
         with self._lock:
             (self._scope or self._outside).add(finding)
 
@@ -222,12 +238,13 @@ class TapewatchSession:
             self.probe.finish()
         outside = list(self._outside.findings)
         if getattr(self.config, "workerinput", None) is not None:  # an xdist worker: the controller reports
-            self.config.workeroutput[WORKER_OUTPUT] = {"device": self._device(),
+            self.config.workeroutput[WORKER_OUTPUT] = {"device": self._device(), "differentiated": self.differentiated,
                                                        "outside": [f.to_json() for f in outside]}
             return
         if self.mode == "fail" and any(is_problem(f) for f in self.outside()) and \
                 session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        self._judge(session)
         if self.report_path:
             try:
                 self.write_report(session.exitstatus)
@@ -237,6 +254,26 @@ class TapewatchSession:
                 self.report_error = "could not write the report %s (%s)" % (shown, exc.strerror or exc)
                 if session.exitstatus == pytest.ExitCode.OK:
                     session.exitstatus = pytest.ExitCode.USAGE_ERROR
+
+    def _judge(self, session) -> None:
+        """Exit status 2, "could not verify", as ``tapewatch check`` says it: no test differentiated a
+        tape (TW912: nothing was verified), or something inside Tapewatch failed (TW910).  A session
+        that pytest itself ended otherwise (interrupted, usage, no tests) keeps its status."""
+        from .. import codes  # noqa: PLC0415
+
+        if session.exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or not session.testscollected:
+            return
+        differentiated = self.differentiated or any(said.get("differentiated") for said in self.workers)
+        found = [f for fs in self.tests.values() for f in fs] + self.outside()
+        if not differentiated:
+            self.unverified = "no test differentiated a wp.Tape: nothing was verified (TW912)"
+            self._outside.findings.append(codes.tool_finding(
+                "TW912", "No test recorded a launch on a wp.Tape and differentiated it: there was no gradient "
+                "to check, so nothing was verified.", tests_run=session.testscollected))
+        elif any(f.code == "TW910" for f in found):
+            self.unverified = "results may be incomplete: an internal error in Tapewatch (TW910)"
+        if self.unverified:
+            session.exitstatus = UNVERIFIED_STATUS
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
@@ -339,8 +376,11 @@ class TapewatchSession:
         for nodeid, f in tools:
             tr.write_line("%s: %s" % (nodeid or "outside any test", finding_lines(f, self.base)[0]),
                           red=True)
-        if tools:
+        if any(f.code == "TW910" for _, f in tools):
             tr.write_line("tapewatch: results may be incomplete (internal error in Tapewatch, see TW910)", red=True)
+        if self.unverified:
+            tr.write_line("tapewatch: %s; exit status %d (could not verify)" % (self.unverified, UNVERIFIED_STATUS),
+                          red=True)
         if self.report_written:
             tr.write_line("tapewatch: report written to %s" % self.report_written)
         if self.report_error:
