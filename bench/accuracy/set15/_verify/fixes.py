@@ -1,0 +1,19 @@
+"""The one-line fix of every bug program, applied at its ``# expect:`` line.
+
+("replace", text): the marked line becomes ``text`` (its indentation is kept;
+a text with newlines replaces the line by several lines, each indented alike);
+("delete",): the marked line is removed.
+"""
+FIXES = {
+    "b01_tendon_capstan_friction": ("replace", "wp.adjoint[mu] += adj_ret * t_in * theta * g"),
+    "b02_ice_stream_basal_sliding": ("replace", "wp.adjoint[m] += adj_ret * tau * wp.log(u)"),
+    "b03_note_book_vega": ("replace", "wp.adjoint[x] += adj_ret * e / (1.0 + e)"),
+    "b04_colloid_cluster_yukawa_fit": ("replace", "wp.adjoint[kappa] += -adj_ret * r * v * sw"),
+    "b05_imu_accel_calibration": ("replace", "tape.backward(grads={err: wp.array((WEIGHT / WEIGHT.sum()).astype(np.float32), dtype=float)})"),
+    "b06_maize_yield_regression_sgd": ("replace", "self.err.grad.fill_(1.0 / N_COUNTY)"),
+    "b07_risk_parity_adam": ("replace", "tape.backward(grads={self.dev: wp.full(N_ASSET, 1.0 / N_ASSET, dtype=float)})"),
+    "b08_heat_exchanger_fouling": ("replace", "err.grad.assign(wp.array((FLOW / FLOW.sum()).astype(np.float32), dtype=float))"),
+    "b09_footbridge_truss_two_loads": ("replace", "delta = wp.zeros(N_MEM, dtype=float, requires_grad=True)"),
+    "b10_pyrolysis_arrhenius_two_temps": ("replace", "self.k = wp.zeros(len(LOG_A), dtype=float, requires_grad=True)"),
+    "b11_material_two_lights": ("replace", "self.radiance = wp.zeros(RES * RES, dtype=float, requires_grad=True)"),
+}
