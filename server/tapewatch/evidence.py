@@ -119,6 +119,7 @@ def keep(result, root: Optional[str] = None) -> Tuple[Optional[str], Optional[st
     text = dumps(data)
     tmp = None
     try:
+        _make_folder(base)
         os.makedirs(folder, exist_ok=True)
         n = 1
         while os.path.exists(path):
@@ -139,6 +140,21 @@ def keep(result, root: Optional[str] = None) -> Tuple[Optional[str], Optional[st
             except OSError:
                 pass
     return path, None
+
+
+GITIGNORE = "# Created by Tapewatch: the runs it keeps are not part of the project (delete this file to commit them).\n*\n"
+
+
+def _make_folder(base: str) -> None:
+    """``.tapewatch/`` in the project, created with a ``.gitignore`` of ``*`` in it (as pytest, ruff and mypy
+    do with their caches): kept runs never show up in ``git status``.  An existing folder is left as it is."""
+    top = os.path.join(base, os.path.dirname(FOLDER))
+    try:
+        os.mkdir(top)
+    except FileExistsError:
+        return
+    with open(os.path.join(top, ".gitignore"), "x", encoding="utf-8") as f:
+        f.write(GITIGNORE)
 
 
 def history(script: str, root: Optional[str] = None,

@@ -75,3 +75,18 @@ def test_runs_kept_within_one_second_are_listed_in_the_order_they_ran(tmp_path):
         assert evidence.save(RunResult(script=str(script)), root=str(tmp_path))
     runs = evidence.history(str(script), root=str(tmp_path))
     assert [data["script_hash"] for _, data in runs] == [digest(first), digest(second)]
+
+
+def test_kept_runs_never_show_up_in_git_status(tmp_path):
+    """`.tapewatch/` is created with a `.gitignore` of `*` in it, as pytest, ruff and mypy do with their caches."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    shutil.copy(ROOT / "examples" / "missing_requires_grad.py", tmp_path / "bug.py")
+    assert tapewatch("check", "bug.py", "-q", "--no-check-launches", cwd=tmp_path).returncode == 1
+    assert list((tmp_path / ".tapewatch" / "runs").glob("bug-*.json"))
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=str(tmp_path),
+                            capture_output=True, text=True, check=True).stdout
+    assert status.splitlines() == ["?? bug.py"], status
+    # A folder that exists already is the user's: left as it is.
+    (tmp_path / ".tapewatch" / ".gitignore").unlink()
+    assert tapewatch("check", "bug.py", "-q", "--no-check-launches", cwd=tmp_path).returncode == 1
+    assert not (tmp_path / ".tapewatch" / ".gitignore").exists()

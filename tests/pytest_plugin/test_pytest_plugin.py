@@ -294,3 +294,27 @@ def test_the_projects_tool_tapewatch_table_selects_the_codes(project):
     bad = run(project, "--tapewatch")
     assert bad.ret == pytest.ExitCode.USAGE_ERROR
     assert "unknown key `ignores` (did you mean `ignore`?)" in bad.stderr.str()
+
+
+@pytest.mark.parametrize("how", ["bin/pytest", "python -m pytest"])
+def test_the_test_runners_frames_are_never_related_locations(project, how):
+    """A project with its virtual environment inside (`.venv/`): the call chains of a finding end at the
+    test's own frames, never at `.venv/bin/pytest` or pytest's modules (in the report, the failure text)."""
+    import os
+    import subprocess
+    import sys
+
+    venv = project.path / ".venv"
+    venv.symlink_to(sys.prefix, target_is_directory=True)
+    command = [str(venv / "bin" / "pytest")] if how == "bin/pytest" else \
+        [str(venv / "bin" / os.path.basename(sys.executable)), "-m", "pytest"]
+    proc = subprocess.run(command + ["-p", "no:cacheprovider", "--tapewatch", "--tapewatch-report", "r.sarif",
+                                     "test_gradients.py::test_overwrite"],
+                          cwd=str(project.path), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    notes = [line for line in proc.stdout.splitlines() if ": note: " in line]
+    assert notes and all(line.strip().startswith(("test_gradients.py:", "kernels.py:")) for line in notes), notes
+    sarif = json.loads((project.path / "r.sarif").read_text())
+    uris = {loc["physicalLocation"]["artifactLocation"]["uri"]
+            for r in sarif["runs"][0]["results"] for loc in r.get("relatedLocations", [])}
+    assert uris and uris <= {"test_gradients.py", "kernels.py"}, uris

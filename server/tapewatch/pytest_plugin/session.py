@@ -102,6 +102,7 @@ class TapewatchSession:
         self.report_written: Optional[str] = None
         self.report_error: Optional[str] = None  # why the report could not be written
         self.differentiated = False  # a test (here) differentiated a tape that recorded a launch
+        self._test_dirs: set = set()  # folders of the collected test files (their realpaths)
         self.unverified: Optional[str] = None  # why the session could not verify (exit status 2)
         from .. import config as configuration  # noqa: PLC0415
 
@@ -135,10 +136,22 @@ class TapewatchSession:
         finding = Finding.from_json(json.loads(json.dumps(fields["finding"], default=str)))
         if not self.settings.keep(finding):
             return  # a code [tool.tapewatch] does not select
+        finding.related = [r for r in finding.related if not self._runner_frame(r.location.path)]
         if finding.code.startswith(("TW1", "TW2", "TW4")):
             self.differentiated = True  # only a tape gives these
         with self._lock:
             (self._scope or self._outside).add(finding)
+
+    def _runner_frame(self, path: str) -> bool:
+        """A related location in the code that runs the tests, not the user's: the interpreter's
+        ``bin/pytest`` and standard library, and installed packages (pytest, pluggy) outside the
+        folders of the collected test files (Warp's own tests live in its installed package)."""
+        from ..installed import is_installed  # noqa: PLC0415
+
+        if _runner_file(path):
+            return True
+        real = os.path.realpath(path)
+        return is_installed(real) and not any(real.startswith(d + os.sep) for d in self._test_dirs)
 
     def _begin(self, item) -> None:
         from ..probe import frames  # noqa: PLC0415
@@ -146,6 +159,7 @@ class TapewatchSession:
 
         path = getattr(item, "path", None) or getattr(item, "fspath", None)
         if path is not None:
+            self._test_dirs.add(os.path.dirname(os.path.realpath(str(path))))
             # The files pytest collected are the user's, wherever they live (Warp's own tests inside its
             # installed package): findings name the test's lines, not the runner's frames.
             frames.user_script(str(path))
@@ -385,6 +399,37 @@ class TapewatchSession:
             tr.write_line("tapewatch: report written to %s" % self.report_written)
         if self.report_error:
             tr.write_line("tapewatch: %s" % self.report_error, red=True)
+
+
+def _runner_dirs() -> tuple:
+    """Folders of the code that runs the tests, never the user's: the interpreter's scripts folder
+    (``.venv/bin/pytest``), its standard library (``runpy`` under ``python -m pytest``)."""
+    import sysconfig  # noqa: PLC0415
+
+    dirs = {os.path.dirname(os.path.realpath(sys.executable))}
+    for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix}:
+        for key in ("scripts", "stdlib", "platstdlib"):
+            try:
+                dirs.add(os.path.realpath(sysconfig.get_path(key, vars={"base": prefix, "platbase": prefix,
+                                                                        "installed_base": prefix,
+                                                                        "installed_platbase": prefix})))
+            except (KeyError, TypeError):
+                continue
+    return tuple(sorted(d for d in dirs if d and d != os.sep))
+
+
+_RUNNER_DIRS: Optional[tuple] = None
+
+
+def _runner_file(path: str) -> bool:
+    """A related location in the test runner (``.venv/bin/pytest:6``: "`test_x()` called from here") is
+    not one to show: the test's own frames end the call chain."""
+    global _RUNNER_DIRS
+    if _RUNNER_DIRS is None:
+        _RUNNER_DIRS = _runner_dirs()
+    folder = os.path.dirname(os.path.realpath(path))
+    return any(folder == d or (folder.startswith(d + os.sep) and "site-packages" not in folder[len(d):])
+               for d in _RUNNER_DIRS)
 
 
 def _plural(n: int, word: str) -> str:
