@@ -300,7 +300,8 @@ def check(ns) -> int:
     named = [s for s in ns.scripts if not os.path.isdir(s)]
     for result in results:  # [tool.tapewatch]: codes ignored, lints of excluded files
         result.findings = cfg.apply(result.findings, named)
-    out = _report(results, ns.format, os.getcwd())
+    against = _baseline_states(baseline, results[0], ns.baseline) if baseline is not None else None
+    out = _report(results, ns.format, os.getcwd(), against)
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     if not ns.no_evidence:
         from . import evidence  # noqa: PLC0415
@@ -424,14 +425,45 @@ async def _run_all(requests, jobs: int, quiet: bool, err, with_harness: bool = T
     return list(await asyncio.gather(*(one(r, (early or {}).get(i)) for i, r in enumerate(requests))))
 
 
-def _report(results: list, fmt: str, base: str) -> str:
+def _baseline_states(baseline: dict, result, given: str) -> dict:
+    """Each finding's state against the baseline (``new``, ``unchanged``) and the baseline's findings now
+    gone (``absent``), for SARIF's ``baselineState`` and the JSON report."""
+    from . import evidence  # noqa: PLC0415
+    from .model import Finding  # noqa: PLC0415
+
+    root = evidence.project_root(result.script)
+    states, gone = evidence.baseline_states(baseline, result.findings, root)
+    absent = []
+    for obj in gone:
+        obj = dict(obj, related=[])
+        if obj.get("path"):
+            obj["path"] = os.path.join(root, str(obj["path"]))
+        try:
+            absent.append(Finding.from_json(obj))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return {"file": given, "time": baseline.get("time"), "states": states, "absent": absent}
+
+
+def _report(results: list, fmt: str, base: str, baseline: Optional[dict] = None) -> str:
     from .report import to_json, to_sarif, to_text  # noqa: PLC0415
     from .json_layout import dumps  # noqa: PLC0415
     from .report.sarif import findings_to_sarif  # noqa: PLC0415
 
     if len(results) == 1:
         result = results[0]
-        return {"json": lambda: to_json(result), "sarif": lambda: to_sarif(result, base=base)}.get(
+        if fmt == "json" and baseline is not None:
+            import json  # noqa: PLC0415
+
+            obj = json.loads(to_json(result))
+            for finding, state in zip(obj["findings"], baseline["states"]):
+                finding["baseline_state"] = state
+            obj["baseline"] = {"file": baseline["file"], "time": baseline["time"],
+                               "new": baseline["states"].count("new"),
+                               "unchanged": baseline["states"].count("unchanged"),
+                               "absent": [f.to_json() for f in baseline["absent"]]}
+            return dumps(obj)
+        return {"json": lambda: to_json(result), "sarif": lambda: to_sarif(result, base=base, baseline=baseline)}.get(
             fmt, lambda: to_text(result, base=base))()
     if fmt == "json":
         import json  # noqa: PLC0415

@@ -201,6 +201,18 @@ def _first_sentence_of(code: str, heading: str) -> Optional[str]:
     return sentence.rstrip(":") if len(sentence) <= 240 else sentence[:237].rstrip() + "..."
 
 
+# The project's home, and its pages on the web: what a report read on another machine links to
+# (SARIF's ``informationUri`` and each rule's ``helpUri``; a file: URI would point into the machine
+# that ran the check).
+HOMEPAGE = "https://github.com/tapewatch/tapewatch"
+
+
+def doc_url(code: str) -> str:
+    """The web address of a code's page (the catalogue's for a code Tapewatch does not know)."""
+    page = code + ".md" if code in CODES else "README.md"
+    return "%s/blob/main/docs/diagnostics/%s" % (HOMEPAGE, page)
+
+
 def doc_uri(code: str) -> Optional[str]:
     base = docs_dir()
     if base is None:

@@ -365,6 +365,24 @@ def compare(before: dict, after_findings: List[Finding], root: str) -> Dict[str,
     }
 
 
+def baseline_states(before: dict, after_findings: List[Finding], root: str) -> Tuple[List[str], List[dict]]:
+    """SARIF's ``baselineState`` of each finding against a kept run (``new`` or ``unchanged``; a TW9xx
+    too, by the same key), and the baseline's findings this run no longer has (``absent``)."""
+    old = {_key(obj) for obj in before.get("findings", [])}
+    now = set()
+    states = []
+    for f in after_findings:
+        obj = f.to_json()
+        if obj.get("path"):
+            obj["path"] = _rel(obj["path"], root)
+        key = _key(obj)
+        now.add(key)
+        states.append("unchanged" if key in old else "new")
+    absent = [obj for obj in before.get("findings", []) if _key(obj) not in now
+              and not str(obj.get("code", "")).startswith("TW9")]
+    return states, absent
+
+
 def comparison_markdown(name: str, before: dict, after: dict, diff: Dict[str, list]) -> str:
     """The comparison of two kept runs as Markdown, for an editor to render (``compareWithPrevious``).
 

@@ -71,16 +71,21 @@ def _doc_page(code: str) -> Optional[str]:
         return None
 
 
-def to_sarif(result: RunResult, base: Optional[str] = None) -> str:
+def to_sarif(result: RunResult, base: Optional[str] = None, baseline: Optional[dict] = None) -> str:
     return findings_to_sarif(result.findings, base, {
         "warpVersion": result.warp_version, "device": result.device, "seconds": round(result.seconds, 3),
         "incomplete": result.incomplete, "launchChecks": result.launch_checks,
-        "notMeasured": result.not_measured})
+        "notMeasured": result.not_measured}, baseline=baseline)
 
 
-def findings_to_sarif(findings: List[Finding], base: Optional[str] = None, properties: Optional[dict] = None) -> str:
-    """One SARIF run of ``findings`` (a verification run, or ``tapewatch lint``)."""
-    used = sorted({f.code for f in findings})
+def findings_to_sarif(findings: List[Finding], base: Optional[str] = None, properties: Optional[dict] = None,
+                      baseline: Optional[dict] = None) -> str:
+    """One SARIF run of ``findings`` (a verification run, or ``tapewatch lint``).
+
+    ``baseline`` (``--baseline``): ``{"states": [...], "absent": [Finding...]}``: each finding's
+    ``baselineState`` (``new``, ``unchanged``) and the baseline's findings now gone (``absent``)."""
+    absent = list((baseline or {}).get("absent") or [])
+    used = sorted({f.code for f in list(findings) + absent})
     rules = []
     for code in used:
         c = codes.CODES.get(code) or codes.Code(code, "unknown", "warning", "A finding Tapewatch does not know")
@@ -89,6 +94,7 @@ def findings_to_sarif(findings: List[Finding], base: Optional[str] = None, prope
             "name": c.name,
             "shortDescription": {"text": c.title},
             "defaultConfiguration": {"level": _LEVEL[c.severity]},
+            "helpUri": codes.doc_url(code),
         }
         page = _doc_page(code)
         if page:
@@ -97,7 +103,8 @@ def findings_to_sarif(findings: List[Finding], base: Optional[str] = None, prope
             rule["help"] = {"text": c.title, "markdown": page}
         rules.append(rule)
     results = []
-    for f in findings:
+    states = list((baseline or {}).get("states") or [])
+    for n, f in enumerate(list(findings) + absent):
         entry = {
             "ruleId": f.code,
             "ruleIndex": used.index(f.code),
@@ -112,9 +119,12 @@ def findings_to_sarif(findings: List[Finding], base: Optional[str] = None, prope
                 dict(_physical(r.location, base), id=i, message={"text": sarif_text(r.message)})
                 for i, r in enumerate(f.related)
             ]
+        if baseline is not None:
+            entry["baselineState"] = states[n] if n < len(states) else "absent"
         results.append(entry)
     run = {
-        "tool": {"driver": {"name": "tapewatch", "version": __version__, "rules": rules}},
+        "tool": {"driver": {"name": "tapewatch", "version": __version__, "informationUri": codes.HOMEPAGE,
+                            "rules": rules}},
         "columnKind": "unicodeCodePoints",
         "results": results,
     }
