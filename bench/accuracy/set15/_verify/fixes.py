@@ -17,3 +17,8 @@ FIXES = {
     "b10_pyrolysis_arrhenius_two_temps": ("replace", "self.k = wp.zeros(len(LOG_A), dtype=float, requires_grad=True)"),
     "b11_material_two_lights": ("replace", "self.radiance = wp.zeros(RES * RES, dtype=float, requires_grad=True)"),
 }
+FIXES.update({
+    "b12_zonal_ebm_forcing_fit": ("replace", "for _ in range(400):"),
+    "b13_cable_net_roof_form_finding": ("replace", "for _ in range(600):"),
+    "b14_market_clearing_elasticity": ("replace", "for _ in range(400):"),
+})
