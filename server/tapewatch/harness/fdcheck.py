@@ -57,7 +57,12 @@ class ParamResult:
         self.passed = False
         self.integer_ratio: Optional[float] = None
         self.rounding_noise = 0.0
-        self.worst: Optional[tuple] = None  # (flat index, AD, FD)
+        self.worst: Optional[tuple] = None  # (flat index, AD, FD) of the largest |AD - FD|
+        # (flat index, AD, FD, |AD - FD| / tolerance) of the element furthest beyond the tolerance the verdict
+        # uses (atol + rtol * |FD|): the element a FAIL names, by the same measure as its count.
+        self.worst_excess: Optional[tuple] = None
+        self.beyond = 0  # sampled elements with |AD - FD| over that tolerance
+        self.rel_where_measurable = 0.0  # the largest relative error where |FD| > atol
         self.first_nan: Optional[tuple] = None  # (flat index, AD, FD) of the first non-finite pair
         self.noise = 0.0  # how far the ±h evaluations' midpoint strays from the reference, per unit h
         self.nonsmooth = 0  # sampled elements whose one-sided differences disagree (a kink, a jump)
@@ -215,7 +220,16 @@ def _check_parameter(replayer, reference, index, param, settings, form, np, limi
             result.integer_ratio = float(nearest)
         elif result.ratio > 0 and round(1 / result.ratio) >= 2 and abs(1 / result.ratio - round(1 / result.ratio)) < 0.05 * round(1 / result.ratio):
             result.integer_ratio = 1.0 / round(1 / result.ratio)
-    ok = (err <= settings.atol + settings.rtol * np.abs(fd)) & finite
+    tolerance = settings.atol + settings.rtol * np.abs(fd)
+    ok = (err <= tolerance) & finite
+    if finite.any():
+        excess = np.where(finite, err / tolerance, -1.0)
+        k = int(np.argmax(excess))
+        result.worst_excess = (int(picks[k]), float(ad_s[k]), float(fd[k]), float(excess[k]))
+        result.beyond = int(np.count_nonzero(~ok))
+        measurable = finite & (np.abs(fd) > settings.atol)
+        if measurable.any():
+            result.rel_where_measurable = float(np.max(err[measurable] / np.abs(fd[measurable])))
     # Every sampled element with its numbers (null where not finite), for a picture of the errors.
     result.samples = [{"element": int(picks[n]), "ad": _finite_or_none(ad_s[n]), "fd": _finite_or_none(fd[n]),
                        "ok": bool(ok[n])} for n in range(len(picks))]
@@ -426,7 +440,12 @@ def _fail(channel, harness_file, message: str) -> int:
 
 
 def result_findings(r: ParamResult, script: str, loss: Loss, reference, settings) -> List[Finding]:
+    """One finding per parameter.  The message says the verdict in words first, then the numbers; a FAIL
+    names the element furthest beyond the tolerance (the measure its count uses), a PASS beside a large
+    relative error says why it still passes, and every failure ends with what to change."""
     p = r.param
+    fix = ""
+    tolerance_text = "|AD − FD| ≤ %.3g + %.3g·|FD|" % (settings.atol, settings.rtol)
     numbers = "max abs err %.3g, max rel err %.3g, median AD/FD %s, NaN %d, %d of %d elements" % (
         r.max_abs, r.max_rel, "%.3g" % r.ratio if r.ratio is not None else "n/a", r.nan, r.sampled, r.size)
     objective = "sum of %d backward loss%s" % (reference.backward_calls, "es" if reference.backward_calls != 1 else "")
@@ -434,9 +453,20 @@ def result_findings(r: ParamResult, script: str, loss: Loss, reference, settings
     numbers += ", noise floor ~%.2g" % floor
     if r.point != "the program's own values":
         numbers += ", at %s" % r.point
+    sampled = "%d sampled element%s" % (r.sampled, "" if r.sampled == 1 else "s")
     if r.passed:
         code = "TW400"
-        message = "FD check of `%s` PASS (%s; objective: %s)." % (p.name, numbers, objective)
+        message = "FD check of `%s` PASS: autodiff agrees with finite differences at all %s (%s)" % (
+            p.name, sampled, tolerance_text)
+        if r.max_rel > 10 * settings.rtol:
+            # A large relative figure beside a PASS: say why it passes.
+            small = [abs(x["fd"]) for x in r.samples if x["ad"] is not None and x["fd"] is not None
+                     and abs(x["ad"] - x["fd"]) > 10 * settings.rtol * abs(x["fd"])]
+            message += ("; the max rel err %.3g is at elements whose FD is near zero (|FD| ≤ %.3g), where "
+                        "the absolute tolerance %.3g decides and |AD − FD| ≤ %.3g is within it (max rel err where "
+                        "|FD| > %.3g: %.3g)" % (r.max_rel, max(small) if small else settings.atol, settings.atol,
+                                                r.max_abs, settings.atol, r.rel_where_measurable))
+        message += " (%s; objective: %s)." % (numbers, objective)
     elif r.verdict == "inconclusive" and r.nan == 0:
         code = "TW409"
         remedy = []
@@ -448,25 +478,41 @@ def result_findings(r: ParamResult, script: str, loss: Loss, reference, settings
                           "(Settings(eps=...))")
         if r.stochastic:
             remedy.append("seed every random source the forward pass uses with a fixed value, then rerun")
-        message = ("FD check of `%s` INCONCLUSIVE (%s; objective: %s): finite differences cannot measure this "
-                   "gradient here: %s. Remedy: %s."
-                   % (p.name, numbers, objective, r.reason, "; ".join(remedy)))
+        message = ("FD check of `%s` INCONCLUSIVE: finite differences cannot measure this gradient here: %s "
+                   "(%s; objective: %s). Remedy: %s."
+                   % (p.name, r.reason, numbers, objective, "; ".join(remedy)))
     elif r.integer_ratio is not None:
         code = "TW402"
-        message = ("FD check of `%s` FAIL: autodiff is %s× finite differences (%s): likely double counting "
-                   "(a duplicated launch with retain_grad, or backward run twice) or a sum-vs-mean loss seed."
-                   % (p.name, ("%g" % r.integer_ratio), numbers))
+        message = ("FD check of `%s` FAIL: autodiff is %s× finite differences at %d of %s (%s)."
+                   % (p.name, ("%g" % r.integer_ratio), r.beyond, sampled, numbers))
+        fix = ("remove the double counting: a launch recorded twice on the tape, retain_grad on a duplicated "
+               "array, backward() run twice without tape.zero(), or a loss seeded with a sum where the script "
+               "means a mean")
     else:
         code = "TW401"
-        worst = ""
         if r.first_nan is not None:
+            head = "the gradient is not finite"
             worst = " Element %d: AD %.4g vs FD %.4g (not finite: see TW403 for the launch that produced it)." % r.first_nan
-        elif r.worst is not None:
-            worst = " Worst element %d: AD %.4g vs FD %.4g." % r.worst
-        message = "FD check of `%s` FAIL (%s; objective: %s).%s" % (p.name, numbers, objective, worst)
+        else:
+            head = "%d of %s disagree beyond the tolerance (%s)" % (r.beyond, sampled, tolerance_text)
+            worst = ""
+            if r.worst_excess is not None:
+                index, ad, fd, excess = r.worst_excess
+                worst = (" Worst element %d: AD %.4g vs FD %.4g, %.3g× the tolerance (|AD − FD| %.3g, "
+                         "%.0f%% of |FD|)." % (index, ad, fd, excess, abs(ad - fd), 100 * abs(ad - fd) / max(abs(fd), 1e-30)))
+        message = "FD check of `%s` FAIL: %s (%s; objective: %s).%s" % (p.name, head, numbers, objective, worst)
         if reference.backward_calls > 1:
             message += (" The program calls backward %d times before using the gradient: if state is carried between "
                         "tapes, each window's gradient ignores the others (truncation)." % reference.backward_calls)
+            fix = ("record the whole horizon on one tape (or carry the adjoint of the state from one window's "
+                   "tape into the previous one's backward)")
+        elif r.first_nan is not None:
+            fix = "remove the singular operation TW403 names (guard the division, the sqrt or the log near zero)"
+        else:
+            fix = ("change the launch whose adjoint is wrong: the script's own findings name it (an overwritten "
+                   "array TW1xx, a cut requires_grad chain TW201, a launch check TW404 on a custom adjoint); "
+                   "with none, check what the script does to `%s` outside the tape (NumPy copies, .numpy() edits)"
+                   % p.name)
     tolerance = settings.atol + settings.rtol * abs(r.worst[2] if r.worst else 0.0)
     if r.noise > 0.25 * tolerance:
         message += (" Warning: evaluations are not reproducible or the objective is not smooth here (the ±eps "
@@ -475,6 +521,8 @@ def result_findings(r: ParamResult, script: str, loss: Loss, reference, settings
     if r.rounding_noise > 0.25 * tolerance:
         message += (" Warning: float32 rounding of the loss (|loss| ~ %.3g) may shift FD by up to %.3g; accumulate the "
                     "loss in float64 or subtract its constant part." % (reference.loss_scale, r.rounding_noise))
+    if fix:
+        message += " Fix: %s." % fix
     data = {"parameter": p.name, "max_abs_error": r.max_abs, "max_rel_error": r.max_rel, "ratio": r.ratio,
             "nan": r.nan, "passed": r.passed, "sampled": r.sampled, "size": r.size,
             "backward_calls": reference.backward_calls, "noise": r.noise, "noise_floor": floor,

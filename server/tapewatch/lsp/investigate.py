@@ -6,21 +6,24 @@ work-done progress, cancellable like a run, and publishes its one finding
 (TW410, TW400 or TW406) in its own diagnostics layer, replaced by the next
 bisection and withdrawn by ``tapewatch.clearDiagnostics``.
 
-``tapewatch.compareWithPrevious [uri]`` compares the script's two newest
-kept runs (``.tapewatch/runs/``, see ``evidence``): new, fixed and unchanged
-findings and how the FD errors moved, as data and as a Markdown report.
+``tapewatch.compareWithPrevious [uri, before?, after?]`` compares two kept
+runs of the script (``.tapewatch/runs/``, see ``evidence``): by default the
+newest with the newest earlier one that had findings; new, fixed and
+unchanged findings and how the FD errors moved, as data and as a Markdown
+report (``evidence.comparison_markdown``, times readable).
+``tapewatch.listRuns [uri]`` lists the kept runs for a picker.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import bisect as bisection, evidence
-from . import uris
+from . import kept, uris
 from .convert import LineSource, entry_of
 from .diagnostics import DiagnosticsFeature
 from .runs import RunProgress, uri_argument
@@ -29,6 +32,7 @@ from .settings import SettingsFeature
 
 BISECT = "tapewatch.bisect"
 COMPARE = "tapewatch.compareWithPrevious"
+LIST_RUNS = "tapewatch.listRuns"
 BISECT_LAYER = "#bisect"  # the diagnostics layer of a script's last bisection: its path + this
 
 
@@ -87,19 +91,51 @@ class InvestigateFeature(Feature):
                 "findings": [f.to_json() for f in findings]}
 
     def compare(self, *args: Any) -> Dict[str, Any]:
+        """``[uri, before?, after?]``: ``before`` and ``after`` name kept runs of the script (paths from
+        ``tapewatch.listRuns``); by default ``after`` is the newest and ``before`` the newest earlier run
+        that had findings (an error or a warning), else the one before the newest."""
         path = _script(args, COMPARE)
         runs = evidence.history(path)
         if len(runs) < 2:
             return {"compared": False, "runs": len(runs),
                     "report": "# %s\n\nFewer than two kept runs of this script (%d): run verification again after "
                               "a change, then compare.\n" % (os.path.basename(path), len(runs))}
-        (before_path, before), (after_path, after) = runs[-2], runs[-1]
+        by_path = dict(runs)
+        chosen = [a if isinstance(a, str) and a else None for a in list(args[1:3]) + [None, None]][:2]
+        for name in chosen:
+            if name is not None and name not in by_path:
+                raise JsonRpcInvalidParams("%s: %s is not a kept run of %s" % (COMPARE, name, path))
+        after_path = chosen[1] or runs[-1][0]
+        before_path = chosen[0] or default_before(runs, after_path)
+        before, after = by_path[before_path], by_path[after_path]
         root = evidence.project_root(path)
         diff = _compare_records(before, after, root)
-        return {"compared": True, "before": {"path": before_path, "time": before.get("time")},
-                "after": {"path": after_path, "time": after.get("time")},
+        return {"compared": True,
+                "before": {"path": before_path, "time": before.get("time"),
+                           "readable_time": kept.readable_time(before.get("time"))},
+                "after": {"path": after_path, "time": after.get("time"),
+                          "readable_time": kept.readable_time(after.get("time"))},
                 "new": diff["new"], "fixed": diff["fixed"], "unchanged": diff["unchanged"], "fd": diff["fd"],
-                "report": report(os.path.basename(path), before, after, diff)}
+                "report": report(os.path.basename(path), _readable(before), _readable(after), diff)}
+
+    async def list_runs(self, *args: Any) -> Dict[str, Any]:
+        """``tapewatch.listRuns [uri]``: the script's kept runs, newest first (``kept.listing``)."""
+        path = _script(args, LIST_RUNS)
+        return await asyncio.to_thread(kept.listing, path)
+
+
+def default_before(runs: List[Tuple[str, dict]], after_path: str) -> str:
+    """The run to compare ``after_path`` with: the newest earlier one that had findings, else the one before."""
+    limit = dict(runs)[after_path].get("time") or ""
+    earlier = [(p, r) for p, r in runs if p != after_path and (r.get("time") or "") <= limit]
+    if not earlier:
+        earlier = [(p, r) for p, r in runs if p != after_path]
+    with_findings = [p for p, r in earlier if kept.has_findings(r)]
+    return with_findings[-1] if with_findings else earlier[-1][0]
+
+
+def _readable(record: dict) -> dict:
+    return dict(record, time=kept.readable_time(record.get("time")))
 
 
 def _compare_records(before: dict, after: dict, root: str) -> Dict[str, list]:
@@ -115,24 +151,8 @@ def _compare_records(before: dict, after: dict, root: str) -> Dict[str, list]:
 
 
 def report(name: str, before: dict, after: dict, diff: Dict[str, list]) -> str:
-    """The comparison as Markdown, for a client to show as a document."""
-    lines = ["# %s: this run against the previous one" % name, "",
-             "Previous run: %s (Warp %s, %s) · this run: %s (Warp %s, %s)" % (
-                 before.get("time"), before.get("warp_version"), before.get("device"),
-                 after.get("time"), after.get("warp_version"), after.get("device")), "",
-             "**%d new, %d fixed, %d unchanged**" % (len(diff["new"]), len(diff["fixed"]), len(diff["unchanged"])),
-             ""]
-    for title, items in (("New", diff["new"]), ("Fixed", diff["fixed"])):
-        if items:
-            lines += ["## %s" % title, ""]
-            lines += ["- `%s` %s:%s — %s" % (o.get("code"), o.get("path"), o.get("line"),
-                                             str(o.get("message", "")).splitlines()[0][:200]) for o in items]
-            lines.append("")
-    if diff["fd"]:
-        lines += ["## Finite-difference errors", "", "| finding | before | after |", "|---|---|---|"]
-        lines += ["| %s %s | %.3g | %.3g |" % (m["key"][0], m["key"][2], m["before"], m["after"]) for m in diff["fd"]]
-        lines.append("")
-    return "\n".join(lines)
+    """The comparison as Markdown, for a client to show as a document: every user string in a code span."""
+    return evidence.comparison_markdown(name, before, after, diff)
 
 
 def _script(args: Any, command: str) -> str:
@@ -147,4 +167,5 @@ def setup(server: TapewatchServer) -> InvestigateFeature:
     feature = server.add_feature(InvestigateFeature(server))
     server.command(feature.name, BISECT)(feature.bisect)
     server.command(feature.name, COMPARE)(feature.compare)
+    server.command(feature.name, LIST_RUNS)(feature.list_runs)
     return feature

@@ -30,8 +30,9 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import evidence, runner
+from ..model import Finding, Location, Related
 from ..runner import RunRequest, RunResult
-from . import uris
+from . import kept, uris
 from .convert import LineSource, entry_of
 from .output import OutputBatcher
 from .diagnostics import DiagnosticsFeature
@@ -132,6 +133,7 @@ class RunsFeature(Feature):
         self.active: Dict[str, Run] = {}  # path key -> the run in progress
         self.results: Dict[str, Dict[str, Any]] = {}  # path key -> {"uri", "result"}
         self.harness_layers: Dict[str, str] = {}  # script key -> the harness whose findings it published
+        self.restoring: set = set()  # path keys whose kept run is being read
 
     # -- public -----------------------------------------------------------
 
@@ -260,9 +262,14 @@ class RunsFeature(Feature):
             summary = dict(result.summary(), uri=run.uri)
             self.results[uris.key(run.path)] = {"uri": run.uri, "result": result}
             if not result.tool_failed:
-                kept = evidence.save(result)  # .tapewatch/runs/: before/after a fix, for `--baseline`
+                # .tapewatch/runs/: before/after a fix, for `--baseline`, Compare and the restore after a reload.
+                kept, why = evidence.keep(result)
                 if kept:
                     summary["evidence"] = kept
+                else:
+                    summary["evidence_error"] = why or "unknown reason"
+                    self.server.log("tapewatch: the run of %s could not be kept under .tapewatch/runs: %s"
+                                    % (name, summary["evidence_error"]), types.MessageType.Warning)
         except Exception as exc:
             progress.end("%s: could not show the results: %s" % (name, exc))
             self._finish_notify(run, dict(summary, status="failed"))
@@ -291,6 +298,13 @@ class RunsFeature(Feature):
             gone = self.harness_layers.pop(uris.key(run.path), None)
             if gone is not None:
                 layers[gone] = []
+        # The harness file shows its own result: one line on its header, the verdicts on the parameters.
+        if harness is not None and verification.checked is not None:
+            layers[harness] = layers[harness] + harness_result(harness, run.path, verification.checked.findings)
+        elif runner.is_harness(run.path) and result.outcome != "cancelled":
+            script = next((f.location.path for f in result.findings
+                           if f.code in FD_VERDICTS and f.location is not None), None)
+            layers[run.path] = layers[run.path] + harness_result(run.path, script, result.findings)
         for script, findings in layers.items():
             entries = [entry_of(f, result.script, run.uri, src, cwd=req.cwd or os.path.dirname(run.path),
                                 kind="lint" if f.data.get("source") == "lint" else "run")
@@ -309,6 +323,44 @@ class RunsFeature(Feature):
 
     def _finish_notify(self, run: Run, summary: Dict[str, Any]) -> None:
         self.server.protocol.notify(RUN_FINISHED, {"uri": run.uri, "summary": summary})
+
+    # -- restoring a kept run -------------------------------------------------
+
+    def document_open(self, uri: str) -> None:
+        path = uris.to_path(uri)
+        if path is None or not path.endswith((".py", ".pyw")):
+            return
+        key = uris.key(path)
+        if key in self.results or key in self.active or key in self.restoring:
+            return
+        self.restoring.add(key)
+        self.server.spawn(self.name, "restore the last kept run", self.restore(uri, os.path.abspath(path)))
+
+    async def restore(self, uri: str, path: str) -> Optional[Dict[str, Any]]:
+        """After a reload: the newest kept run of an unchanged script is shown again, marked restored
+        (its diagnostics, the status, ``runFinished`` with ``restored``).  Never over a run of this session."""
+        key = uris.key(path)
+        try:
+            found = await asyncio.to_thread(_restorable, path)
+        finally:
+            self.restoring.discard(key)
+        if found is None or key in self.results or key in self.active:
+            return None
+        kept_path, record, findings = found
+        diagnostics = self.server.get_feature(DiagnosticsFeature)
+        root = evidence.project_root(path)
+        result = RunResult(script=path, findings=findings, warp_version=record.get("warp_version") or "",
+                           device=record.get("device") or "")
+        summary = kept.summary_of(record, uri, kept_path, findings)
+        self.results[key] = {"uri": uri, "result": result, "restored": summary["restored"]}
+        if diagnostics is not None:
+            src = LineSource(units=self.server.client_units)
+            entries = [entry_of(f, path, uri, src, cwd=root) for f in findings]
+            diagnostics.set_run(path, entries)
+        self.server.log("tapewatch: %s: restored the run kept at %s (the script is unchanged since)"
+                        % (os.path.basename(path), summary["restored"]["readable_time"]), types.MessageType.Info)
+        self.server.protocol.notify(RUN_FINISHED, {"uri": uri, "summary": summary})
+        return summary
 
     # -- hooks --------------------------------------------------------------
 
@@ -374,6 +426,38 @@ def one_line(name: str, result: RunResult) -> str:
         return "%s: failed: %s" % (name, what[:200])
     return "%s on %s with Warp %s in %.1fs: %s" % (
         name, result.device or "?", result.warp_version or "?", result.seconds, ", ".join(parts) or "no findings")
+
+
+FD_VERDICTS = ("TW400", "TW401", "TW402", "TW409")
+_VERDICT_RANK = {"TW401": 0, "TW402": 1, "TW409": 2, "TW400": 3}
+_VERDICT_WORD = {"TW400": "PASS", "TW401": "FAIL", "TW402": "FAIL", "TW409": "INCONCLUSIVE"}
+
+
+def harness_result(harness: str, script: Optional[str], findings: List[Finding]) -> List[Finding]:
+    """One finding on the harness file's first line that says what the harness found (the verdicts
+    themselves sit on the parameters' allocations in the script, related here)."""
+    verdicts = sorted((f for f in findings if f.code in FD_VERDICTS), key=lambda f: _VERDICT_RANK[f.code])
+    if not verdicts:
+        return []
+    worst = verdicts[0]
+    parts = ["`%s` %s" % (f.data.get("parameter") or "?", _VERDICT_WORD[f.code]) for f in verdicts]
+    failing = sum(1 for f in verdicts if f.code in ("TW401", "TW402"))
+    head = ("%d of %d parameters FAIL" % (failing, len(verdicts)) if failing
+            else "every parameter PASS" if worst.code == "TW400" else "no parameter FAIL")
+    where = (" The verdicts are on the parameters in %s." % os.path.basename(script)) if script else ""
+    message = "This harness's result: %s (%s).%s" % (head, ", ".join(parts), where)
+    related = [Related(f.location, "%s %s" % (f.code, _VERDICT_WORD[f.code]), "verdict")
+               for f in verdicts if f.location is not None]
+    return [Finding(code=worst.code, message=message, location=Location(harness, 1, 1), severity=worst.severity,
+                    related=related, id="harness-result", data={"source": "harness-result"})]
+
+
+def _restorable(path: str):
+    found = kept.restorable(path)
+    if found is None:
+        return None
+    kept_path, record = found
+    return kept_path, record, kept.findings_of(record, evidence.project_root(path))
 
 
 def _superseded(reason: str) -> bool:
