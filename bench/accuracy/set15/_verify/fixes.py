@@ -22,3 +22,12 @@ FIXES.update({
     "b13_cable_net_roof_form_finding": ("replace", "for _ in range(600):"),
     "b14_market_clearing_elasticity": ("replace", "for _ in range(400):"),
 })
+FIXES.update({
+    "b15_quadruped_swing_gains": ("replace", "s_out = LegState(N_LEGS)\nwp.launch(swing_step, dim=N_LEGS, inputs=[s_in.q, s_in.qd, gains, self.dt], outputs=[s_out.q, s_out.qd])"),
+})
+FIXES.update({
+    "b16_tsunami_source_inversion": ("replace", "nxt = Fields()\nwp.launch(lax_friedrichs, dim=NX, inputs=[cur.h, cur.q], outputs=[nxt.h, nxt.q])"),
+})
+FIXES.update({
+    "b17_cloth_stiffness_from_video": ("replace", "dst = ClothState()\nwp.launch(cloth_step, dim=N_PART, inputs=[src.x, src.v, prm], outputs=[dst.x, dst.v])"),
+})
