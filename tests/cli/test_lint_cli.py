@@ -77,8 +77,11 @@ def test_pre_commit_hook_manifest_runs_the_command(project):
     manifest = (ROOT / ".pre-commit-hooks.yaml").read_text()
     fields = dict(line.strip().lstrip("- ").split(": ", 1) for line in manifest.splitlines()
                   if ": " in line and not line.lstrip().startswith("#"))
-    assert fields["id"] == "tapewatch-lint" and fields["entry"] == "tapewatch lint"
+    assert fields["id"] == "tapewatch-lint" and fields["entry"] == "tapewatch lint --force-exclude"
     assert fields["language"] == "python" and fields["types"] == "[python]"
     # pre-commit appends the staged file names to the entry:
-    staged = lint("sim/kernels.py", "sim/quiet.py", cwd=project)
+    staged = lint("--force-exclude", "sim/kernels.py", "sim/quiet.py", cwd=project)
     assert staged.returncode == 1 and "2 files" in staged.stdout
+    (project / "pyproject.toml").write_text('[tool.tapewatch]\nextend-exclude = ["quiet.py"]\n')
+    staged = lint("--force-exclude", "sim/kernels.py", "sim/quiet.py", cwd=project)
+    assert staged.returncode == 1 and "1 file," in staged.stdout  # the excludes apply to the names too

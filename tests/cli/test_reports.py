@@ -93,3 +93,19 @@ def test_a_folder_run_runs_an_fd_harness_once_with_its_script(tmp_path):
     os.rename(folder / "bug.py", tmp_path / "bug.py")
     alone = tapewatch("check", folder, "-q", "--no-evidence", "--format", "json", "--no-harness", cwd=tmp_path)
     assert alone.returncode == 2 and "skipped" in alone.stderr and "an FD harness (--no-harness)" in alone.stderr
+
+
+def test_a_generated_harness_never_sends_users_to_pypi(tmp_path):
+    """Run with a Python that cannot import Tapewatch, the harness says how to install this one (its source
+    folder: there is no PyPI release), never `pip install tapewatch`."""
+    shutil.copy(EXAMPLES / "missing_requires_grad.py", tmp_path / "bug.py")
+    subprocess.run([sys.executable, "-m", "tapewatch.cli", "harness", str(tmp_path / "bug.py")], env=ENV, check=True,
+                   capture_output=True, timeout=300)
+    harness = tmp_path / "bug_fdcheck.py"
+    text = harness.read_text()
+    assert "pip install tapewatch" not in text
+    harness.write_text(text.replace("_HERE = ", "_HERE = '/nonexistent'  # ", 1))
+    proc = subprocess.run([sys.executable, "-S", str(harness)], capture_output=True, text=True, timeout=60,
+                          cwd=str(tmp_path), env=dict(os.environ, PYTHONPATH=""))
+    assert proc.returncode == 1
+    assert "-m pip install %s` (its source folder; Tapewatch is not on PyPI)" % ROOT in proc.stderr, proc.stderr

@@ -39,6 +39,18 @@ def find_harness(script: str) -> Optional[str]:
     return max(found)[1] if found else None
 
 
+def install_hint(tapewatch_path: str) -> str:
+    """How to install the Tapewatch that writes the harness (it is not on PyPI): from its source
+    folder when it runs from one (``server/tapewatch`` next to ``pyproject.toml``), else from the
+    wheel or folder it was installed from.  ``%s`` stands for the interpreter."""
+    package = os.path.realpath(os.path.join(tapewatch_path, "tapewatch"))
+    root = os.path.dirname(os.path.dirname(package))
+    if os.path.isfile(os.path.join(root, "pyproject.toml")):
+        shown = root.replace("%", "%%").replace("'", "").replace("\\", "/")
+        return "`%%s -m pip install %s` (its source folder; Tapewatch is not on PyPI)" % shown
+    return "`%s -m pip install` the Tapewatch wheel or source folder it came from (it is not on PyPI)"
+
+
 def render(plan: Plan, form: str, tapewatch_path: str) -> str:
     script_name = os.path.basename(plan.script)
     lines = [
@@ -64,7 +76,7 @@ def render(plan: Plan, form: str, tapewatch_path: str) -> str:
         "    _HERE = %r" % tapewatch_path,
         "    if not os.path.isdir(os.path.join(_HERE, 'tapewatch')):",
         "        sys.exit('Tapewatch is not importable here: run this file with `tapewatch check`, or install '",
-        "                 'tapewatch into this interpreter (`%s -m pip install tapewatch`).' % sys.executable)",
+        "                 'Tapewatch into this interpreter: " + install_hint(tapewatch_path) + ".' % sys.executable)",
         "    sys.path.insert(0, _HERE)",
         "    from tapewatch.harness import fdcheck",
         "",
