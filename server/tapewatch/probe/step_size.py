@@ -18,12 +18,15 @@ from ..model import Finding, Related
 from . import warp_seams
 from .sites import Site
 from .tracker import differentiable
+from .sensor import Sensor
 
 STREAK = 5  # consecutive increases
 FACTOR = 10.0  # overall growth over the streak
 
 
-class StepSize:
+class StepSize(Sensor):
+    CODES = ("TW408",)
+
     def __init__(self, tracker):
         self.tracker = tracker
         self._losses: Dict[tuple, List[float]] = {}

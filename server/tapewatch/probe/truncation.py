@@ -30,6 +30,7 @@ from . import frames, related as rel, warp_seams
 from .sites import Site, ordering_snap
 from .kernel_access import kernel_access
 from .tracker import differentiable
+from .sensor import Sensor
 
 
 class TapeMark:
@@ -90,7 +91,9 @@ class HostCopy(NamedTuple):
     site: Site  # where the new array was made
 
 
-class Truncation:
+class Truncation(Sensor):
+    CODES = ("TW207",)
+
     def __init__(self, tracker):
         self.tracker = tracker
         self._host_read: Optional[tuple] = None  # (line key, mark, array) of the last .numpy() while recording
