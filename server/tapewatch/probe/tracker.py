@@ -37,6 +37,7 @@ from .sensor import Sensor, SensorBus
 from .sites import Site
 
 LAUNCH_CALLS = ("launch", "launch_tiled")
+COMMAND_LAUNCH = "`%s` launched by a launch command (`cmd.launch()`)"  # what TW207 names it
 MAX_PENDING_TAPES = 16
 MAX_READERS = 8  # distinct reading call sites remembered per array and tape
 MAX_UNTAPED_KERNELS = 1 << 12  # kernels whose first launch outside a tape is remembered
@@ -580,6 +581,16 @@ class Tracker:
             if acc.write:
                 self._note_untaped(acc.array, "launch", kernel, args)
         self.bus.tell(Sensor.on_untaped_launch, "checking an untaped launch", kernel, accesses)
+
+    def on_command_launch(self, kernel, args) -> None:
+        """``cmd.launch()`` of a recorded launch command: outside a tape an untaped launch; while a tape records,
+        a step the tape never sees (Warp records only ``wp.launch``)."""
+        if self.recording_tape() is None:
+            self.on_untaped_launch(kernel, args)
+            return
+        accesses = self.accesses(kernel, args)
+        self.bus.tell(Sensor.on_untaped_op_accesses, "following a launch command",
+                      COMMAND_LAUNCH % warp_seams.kernel_name(kernel), accesses)
 
     def on_untaped_op(self, name: str, inputs: list, output) -> None:
         """A Warp library operation no tape records (``wp.utils.array_sum``) ran while a tape records."""
