@@ -161,6 +161,11 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
             related.extend(rel.kernel_def(reader.kernel, "kernel `%s` that read it" % reader.kernel_name,
                                           "reader-kernel"))
         related.extend(registry.attempt("finding the allocation", lambda: rel.allocation(arr, what), []))
+        ring = registry.attempt("finding where a ring's length is set", lambda: rel.ring_size(site)) \
+            if code == "TW101" and getattr(reader.kernel, "func", None) is getattr(kernel, "func", None) else None
+        if ring is not None:
+            related.append(Related(ring[0], "`%s = %d`: the ring has fewer buffers than the steps on this tape; "
+                                            "make the ring as long as the steps on the tape" % ring[1:], "ring"))
         related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(site), []))
         related.extend(rel.library_frame(site))
         related.extend(extra_related)
