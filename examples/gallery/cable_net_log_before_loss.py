@@ -28,7 +28,7 @@ class CableNet:
     def __init__(self, k):
         self.k = k
         self.stretch = wp.array(np.linspace(0.01, 0.2, C, dtype=np.float32))
-        self.tension = wp.zeros(C, dtype=float, requires_grad=True, retain_grad=True)
+        self.tension = wp.zeros(C, dtype=float, requires_grad=True, retain_grad=True)  # expect: TW203
 
     def tensions(self):
         wp.launch(cable_tension, dim=C, inputs=[self.stretch, self.k], outputs=[self.tension])
@@ -44,7 +44,7 @@ class CableNet:
 net = CableNet(wp.array([2.0, 30.0], dtype=float, requires_grad=True))
 tape = wp.Tape()
 with tape:
-    peek = net.tensions()  # expect: TW203
+    peek = net.tensions()
     loss = net.loss()
 tape.backward(loss)
 print("tensions", net.tension.numpy()[:3], "d loss / d k", net.k.grad.numpy(),

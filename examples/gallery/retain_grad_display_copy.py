@@ -24,14 +24,14 @@ def main():
     u = np.arange(CELLS) / CELLS - 0.5
     ref = wp.array((1.3 * np.exp(-u * u / 0.05) + 0.4 * u * u).astype(np.float32))
     strength = wp.array([1.0, 0.2], dtype=float, requires_grad=True)
-    display = wp.zeros(CELLS, dtype=float, requires_grad=True, retain_grad=True)
+    display = wp.zeros(CELLS, dtype=float, requires_grad=True, retain_grad=True)  # expect: TW203
     scratch = wp.zeros(CELLS, dtype=float, requires_grad=True)
     loss = wp.zeros(1, dtype=float, requires_grad=True)
     tape = wp.Tape()
     with tape:
         wp.launch(emit, dim=CELLS, inputs=[strength, 0.05], outputs=[display])
         wp.launch(emit, dim=CELLS, inputs=[strength, 0.05], outputs=[scratch])
-        wp.copy(display, scratch)  # expect: TW203
+        wp.copy(display, scratch)
         wp.launch(match, dim=CELLS, inputs=[display, ref], outputs=[loss])
     tape.backward(loss)
     print("loss", loss.numpy()[0], "dloss/dstrength", strength.grad.numpy())

@@ -32,14 +32,14 @@ class Relight:
         normals = np.stack([np.sin(angles), np.cos(angles), np.zeros(N)], 1).astype(np.float32)
         self.normals = wp.array(normals, dtype=wp.vec3)
         self.photo = wp.array(np.linspace(0.2, 0.9, N, dtype=np.float32))
-        self.radiance = wp.zeros(N, dtype=float, requires_grad=True, retain_grad=True)
+        self.radiance = wp.zeros(N, dtype=float, requires_grad=True, retain_grad=True)  # expect: TW203
 
     def shade(self, light):
         wp.launch(lambert, dim=N, inputs=[self.normals, light], outputs=[self.radiance])
         return self.radiance
 
     def peak_radiance(self, light):
-        radiance = self.shade(light)  # expect: TW203
+        radiance = self.shade(light)
         return float(radiance.numpy().max())
 
     def loss(self, light):

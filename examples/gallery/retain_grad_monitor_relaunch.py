@@ -28,12 +28,12 @@ class Attention:
     def __init__(self, rng):
         self.q = wp.array(rng.normal(size=(T, D)).astype(np.float32), requires_grad=True)
         self.k = wp.array(rng.normal(size=(T, D)).astype(np.float32), requires_grad=True)
-        self.scores = wp.zeros((T, T), dtype=float, requires_grad=True, retain_grad=True)
+        self.scores = wp.zeros((T, T), dtype=float, requires_grad=True, retain_grad=True)  # expect: TW203
         self.entropy = []
 
     def monitor(self, recompute=True):
         if recompute:
-            wp.launch(logits, dim=(T, T), inputs=[self.q, self.k], outputs=[self.scores])  # expect: TW203
+            wp.launch(logits, dim=(T, T), inputs=[self.q, self.k], outputs=[self.scores])
         s = self.scores.numpy()
         p = np.exp(s - s.max(1, keepdims=True))
         p /= p.sum(1, keepdims=True)

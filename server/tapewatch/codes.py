@@ -87,7 +87,7 @@ _ALL = [
     Code("TW406", "harness-incomplete", "error",
          "The FD harness cannot run until a value the script's structure does not give is filled in"),
     Code("TW407", "forward-diverged", "information",
-         "The forward pass produced NaN/Inf before any gradient: a diverging simulation, not a gradient bug"),
+         "The forward pass produced NaN/Inf before any gradient (a diverging simulation or optimization)"),
     Code("TW408", "loss-grows-each-step", "information",
          "The loss grows at every optimizer iteration: the step size is too large, not the gradient wrong"),
     Code("TW409", "fd-inconclusive", "information",

@@ -37,6 +37,7 @@ class Plan:
     backward_lines: List[int] = field(default_factory=list)
     problems: List[str] = field(default_factory=list)
     seeds: List[str] = field(default_factory=list)  # arrays whose .grad the program writes before backward()
+    chosen: Optional[str] = None  # how the parameters were chosen, when no optimizer or .grad read named them
 
 
 _SEED_WRITES = {"fill_", "zero_", "assign"}
@@ -109,9 +110,45 @@ def discover(script: str, source: Optional[str] = None, tapes: Sequence = ()) ->
     if not plan.backward_lines:
         plan.problems.append("no `tape.backward(...)` call was found")
     if not plan.params:
+        # No optimizer and no gradient read: the leaves of the tape (arrays with requires_grad=True that a
+        # taped launch read and nothing on the tape wrote), as Warp's own ``gradcheck_tape`` does.
+        plan.params = _tape_leaves(tapes, plan.loss) or _source_leaves(tree, allocations, plan.loss)
+        if plan.params:
+            plan.chosen = ("no optimizer and no `.grad` read was found: the parameters are the arrays with "
+                           "requires_grad=True that the tape reads and nothing on it writes (%s)"
+                           % ", ".join("`%s`" % p.name for p in plan.params))
+    if not plan.params:
         plan.problems.append("no parameter was found: no array allocated with requires_grad=True whose "
                              "`.grad` the script reads")
     return plan
+
+
+def _tape_leaves(tapes, loss: Optional[str]) -> List[ParamPlan]:
+    """The leaves of the last run's first tape: array nodes with requires_grad, read, never written."""
+    for tape in tapes:
+        written = {e.target for e in tape.edges if e.kind == "write"}
+        read = {e.source for e in tape.edges if e.kind == "read"}
+        out = []
+        for node in tape.nodes:
+            if node.kind == "array" and node.requires_grad and node.id in read and node.id not in written \
+                    and node.names and node.location is not None and node.names[0] != loss:
+                out.append(ParamPlan(node.names[0], node.location.line, node.location.path))
+        if out:
+            return out
+    return []
+
+
+def _source_leaves(tree, allocations: Dict[str, int], loss: Optional[str]) -> List[ParamPlan]:
+    """Without a last run: arrays allocated with requires_grad=True that some ``wp.launch`` passes in
+    ``inputs`` and no launch passes in ``outputs``."""
+    inputs, outputs = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _callee(node) in ("launch", "launch_tiled"):
+            for kw in node.keywords:
+                if kw.arg in ("inputs", "outputs") and isinstance(kw.value, (ast.List, ast.Tuple)):
+                    (inputs if kw.arg == "inputs" else outputs).update(ast.unparse(e) for e in kw.value.elts)
+    return [ParamPlan(name, line) for name, line in sorted(allocations.items(), key=lambda kv: kv[1])
+            if name in inputs and name not in outputs and name != loss]
 
 
 def _seed_writes(tree) -> Dict[str, int]:

@@ -83,6 +83,7 @@ def render(plan: Plan, form: str, tapewatch_path: str) -> str:
         "SCRIPT = %r" % script_name,
         "",
         "# The arrays the optimizer updates: name and the line that allocates them.",
+    ] + (["# Chosen by Tapewatch: %s." % line for line in [plan.chosen]] if plan.chosen else []) + [
         "PARAMETERS = [",
     ]
     for p in plan.params:

@@ -23,6 +23,7 @@ from . import warp_seams
 from .accumulation import AccumulationCheck
 from .adjoint_disabled import DisabledAdjoint, launch_key
 from .captured import CapturedChecks
+from .sensor import Sensor
 from .launch_check import LaunchCheck
 from .nonfinite import NonfiniteCheck, grad_arrays, grads_arg, loss_arg, reseedable
 from .sites import Site
@@ -34,6 +35,10 @@ FINITE_BUDGET_ELEMENTS = 1 << 28
 
 
 class BackwardChecks:
+    # TW202 gradients summed across steps, TW403/TW407 non-finite gradients, TW404 launch adjoints, TW405
+    # launches without adjoint (what the sensors report is in their own ``CODES``)
+    CODES = ("TW202", "TW403", "TW404", "TW405", "TW407")
+
     def __init__(self, wp, tracker, emit: Callable[..., None], check_launches: bool = False):
         self.wp = wp
         self.tracker = tracker
@@ -64,10 +69,9 @@ class BackwardChecks:
             # Sensors first: a NumPy-view write is explained by a Warp write still pending here.
             # During a graph capture no value may be read back (it would break the capture): a sensor
             # that measures values is counted as not measured (``warp_seams.host_values``).
-            for sensor in self.tracker.sensors:
-                if hasattr(sensor, "before_backward"):
-                    registry.attempt("checking before backward() (%s)" % _named(sensor),
-                                     lambda: sensor.before_backward(tape, state, site, args, kwargs))
+            for hook in self.tracker.bus.listeners(Sensor.before_backward):
+                registry.attempt("checking before backward() (%s)" % _named(hook.__self__),
+                                 lambda: hook(tape, state, site, args, kwargs))
         if state is not None and state.pending_writes:
             registry.attempt("reporting writes made before backward()",
                              lambda: overwrites.report_pending_writes(self.tracker, state, site))
@@ -103,9 +107,7 @@ class BackwardChecks:
                          lambda: self.accumulation.after(tape, pending.get("leaves") or []))
         state = tape.__dict__.get("_tw_state")
         if state is not None:
-            for sensor in self.tracker.sensors:
-                if hasattr(sensor, "after_backward"):
-                    registry.attempt("checking after backward()", lambda: sensor.after_backward(tape, state))
+            self.tracker.bus.tell(Sensor.after_backward, "checking after backward()", tape, state)
         if not pending.get("finite"):
             return
         registry.attempt("checking gradients for NaN/Inf", lambda: self.nonfinite.after_backward(

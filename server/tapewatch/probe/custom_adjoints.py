@@ -3,11 +3,15 @@
 When a launch disagrees with finite differences (TW404) and its kernel
 calls ``@wp.func``s that have custom adjoints, each custom adjoint is
 checked on its own: a small generated kernel calls the function on inputs
-drawn from the values the launch saw (array elements for arguments that
-come from arrays, the launch's own scalars and constants for the rest), and
+drawn around the values the launch saw (array elements for arguments that
+come from arrays, a third of them with the sign flipped and a sixth spread
+around zero, so that each branch on the sign is taken; the launch's own
+scalars and constants for the rest), and
 its adjoint (which is the custom one) is compared with finite differences
-of the function's forward.  The first one that fails is where the fix goes:
-its ``wp.adjoint[x]`` statement for the input that disagrees.
+of the function's forward, at every sample.  The first one that fails is
+where the fix goes: its ``wp.adjoint[x]`` statement for the input that
+disagrees, in the branch the failing inputs took (the adjoint's ``if``s
+followed in Python for those inputs).
 """
 
 from __future__ import annotations
@@ -57,30 +61,35 @@ def locate_wrong_adjoint(wp, kernel, entry, checks) -> Optional[Culprit]:
         test_entry, reads, writes = built
         scaled = False
         with checks.quiet():
+            # Every sample is its own input and output: all of them are compared, so a wrong branch that
+            # only some inputs take is seen.
             result = check_launch(wp, checks.real_launch, test_entry, reads, writes,
-                                  lambda pos, field: harness.labels[pos], cotangent="ones")
+                                  lambda pos, field: harness.labels[pos], cotangent="ones", samples_per_input=SAMPLES)
             if result.get("status") == "pass":
                 # With an output adjoint of 1 an adjoint that ignores ``adj_ret`` looks right:
                 # check again with other output adjoints.
                 scaled = True
                 result = check_launch(wp, checks.real_launch, test_entry, reads, writes,
-                                      lambda pos, field: harness.labels[pos], cotangent="random")
+                                      lambda pos, field: harness.labels[pos], cotangent="random",
+                                      samples_per_input=SAMPLES)
         if result.get("status") != "fail":
             continue
         worst = result["worst"]
         grad = warp_seams.custom_grad(fn)
+        # The statements the failing inputs ran (a branch of several may be the wrong one).
+        taken = _statements_taken(grad, harness.sample_inputs(worst))
         # Right for an output adjoint of 1 only: the statement that does not use the output's adjoint.
-        loc = _adjoint_statement(grad, worst["input"], _output_adjoint(grad) if scaled else None) or \
+        loc = _adjoint_statement(grad, worst["input"], _output_adjoint(grad) if scaled else None, taken) or \
             def_location(getattr(grad, "func", None))
         if loc is None:
             continue
         if scaled:
             numbers = ("it is right when the output's adjoint is 1 but not otherwise: does it multiply by "
-                       "`adj_ret`? (random output adjoints: it fails at %d of %d inputs drawn from this launch's "
-                       "values; worst: custom adjoint %.6g vs finite difference %.6g)"
+                       "`adj_ret`? (random output adjoints: it fails at %d of %d inputs around this launch's "
+                       "values, of both signs; worst: custom adjoint %.6g vs finite difference %.6g)"
                        % (result["failed"], result["checked"], worst["ad"], worst["fd"]))
         else:
-            numbers = ("d %s/d `%s` fails at %d of %d inputs drawn from this launch's values (worst: custom "
+            numbers = ("d %s/d `%s` fails at %d of %d inputs around this launch's values, of both signs (worst: custom "
                        "adjoint %.6g vs finite difference %.6g)"
                        % (name, worst["input"], result["failed"], result["checked"], worst["ad"], worst["fd"]))
         related = []
@@ -108,6 +117,7 @@ class _Harness:
     def __init__(self, wp, kernel, entry, name, fn):
         self.wp, self.kernel, self.entry, self.name, self.fn = wp, kernel, entry, name, fn
         self.labels: List[str] = []
+        self.values: List = []  # the sampled inputs, one NumPy array per parameter (a row per sample)
 
     def build(self):
         wp = self.wp
@@ -131,6 +141,7 @@ class _Harness:
                 return None
             wants_grad = source is None or source[0] == "array"
             arrays.append(wp.array(values, dtype=dtype, requires_grad=wants_grad, device=self.entry.device))
+            self.values.append(np.asarray(values, dtype=np.float64))
             differentiable.append(wants_grad)
         out = wp.zeros(SAMPLES, dtype=ret_type, requires_grad=True, device=self.entry.device)
         test_kernel = self._kernel([_warp_type(wp, t) for _, t in inputs], ret_type)
@@ -141,6 +152,17 @@ class _Harness:
         reads = {(i, "") for i in range(len(arrays)) if differentiable[i]}
         writes = {(len(arrays), "")}
         return test_entry, reads, writes
+
+    def sample_inputs(self, worst: dict) -> Optional[dict]:
+        """``{parameter: value}`` of the sample a check's worst element belongs to (a row of every input)."""
+        label, element = worst.get("input"), int(worst.get("element", 0))
+        if label not in self.labels[: len(self.values)]:
+            return None
+        column = self.values[self.labels.index(label)]
+        width = column.shape[1] if column.ndim > 1 else 1
+        row = element // max(width, 1)
+        names = self.labels[: len(self.values)]
+        return {n: (v[row] if v.ndim > 1 else float(v[row])) for n, v in zip(names, self.values) if row < len(v)}
 
     def _values(self, source, dtype, rng):
         """Sampled inputs: from the launch's arrays, its scalars, or a seeded spread."""
@@ -175,7 +197,14 @@ class _Harness:
             picks = rng.choice(len(pool), size=SAMPLES, replace=len(pool) < SAMPLES)
             values = np.asarray(pool)[picks]
             scale = np.abs(values).mean() if values.size else 1.0
-            return values + rng.standard_normal(values.shape) * 0.05 * (scale or 1.0)
+            values = values + rng.standard_normal(values.shape) * 0.05 * (scale or 1.0)
+            # The argument is often an expression of the array (``softplus(w * x + b)``), whose values reach
+            # both signs: a third of the samples flipped, a sixth spread around zero, so each branch on the
+            # sign is taken.
+            third, sixth = SAMPLES // 3, SAMPLES // 6
+            values[-third:] = -values[-third:]
+            values[:sixth] = rng.standard_normal(values[:sixth].shape) * (scale or 1.0)
+            return values
         return rng.standard_normal(shape)
 
     def _kernel(self, in_types, ret_type):
@@ -242,9 +271,11 @@ def _output_adjoint(grad) -> Optional[str]:
     return code.co_varnames[code.co_argcount - 1] if code is not None and code.co_argcount else None
 
 
-def _adjoint_statement(grad, input_name: str, without_name: Optional[str] = None) -> Optional[Location]:
-    """The line that writes ``wp.adjoint[input]`` in a custom adjoint (the first of several; with
-    ``without_name``, the first whose value does not use that name)."""
+def _adjoint_statement(grad, input_name: str, without_name: Optional[str] = None,
+                       taken: Optional[set] = None) -> Optional[Location]:
+    """The line that writes ``wp.adjoint[input]`` in a custom adjoint (the first of several; of those the
+    failing inputs ran, when known (``taken``: their lines in the source); with ``without_name``, the first
+    whose value does not use that name)."""
     func = getattr(grad, "func", None)
     source = warp_seams.kernel_source(grad)
     code = getattr(func, "__code__", None)
@@ -262,6 +293,8 @@ def _adjoint_statement(grad, input_name: str, without_name: Optional[str] = None
             if isinstance(t, ast.Subscript) and callee(t.value) == "adjoint" and \
                     isinstance(t.slice, ast.Name) and t.slice.id == input_name:
                 found.append(node)
+    if taken:
+        found = [n for n in found if n.lineno in taken] or found
     if without_name is not None:
         # The statement that forgets ``adj_ret`` (one branch of several may).
         missing = [n for n in found if not any(isinstance(x, ast.Name) and x.id == without_name
@@ -272,3 +305,95 @@ def _adjoint_statement(grad, input_name: str, without_name: Optional[str] = None
         return None
     node = found[0]
     return Location(code.co_filename, code.co_firstlineno + node.lineno - 1, node.col_offset + 1)
+
+
+# -- which branch the failing inputs took ------------------------------------------------------------
+_MATH = {"abs": abs, "min": min, "max": max, "float": float, "int": int}
+
+
+def _statements_taken(grad, inputs: Optional[dict]) -> Optional[set]:
+    """The lines (in the dedented source) of the statements a custom adjoint runs for ``inputs``, by
+    following its straight-line assignments and ``if``s in Python; None when it cannot be followed (a
+    loop, a call it does not know): then nothing is assumed."""
+    if not inputs:
+        return None
+    source = warp_seams.kernel_source(grad)
+    if not source:
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+        fdef = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+        env = dict(inputs)
+        code = getattr(getattr(grad, "func", None), "__code__", None)
+        if code is not None and code.co_argcount:
+            env.setdefault(code.co_varnames[code.co_argcount - 1], 1.0)  # the output's adjoint
+        taken: set = set()
+        _run(fdef.body, env, taken)
+        return taken
+    except Exception:  # not followable in Python: no branch is assumed
+        return None
+
+
+def _run(body, env: dict, taken: set) -> None:
+    for stmt in body:
+        taken.add(stmt.lineno)
+        if isinstance(stmt, ast.If):
+            _run(stmt.body if _eval(stmt.test, env) else stmt.orelse, env, taken)
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            env[stmt.targets[0].id] = _eval(stmt.value, env)
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            env[stmt.target.id] = _eval(stmt.value, env)
+        elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Expr, ast.Pass)):
+            continue  # ``wp.adjoint[x] += ...``: what it adds does not decide a branch
+        elif isinstance(stmt, ast.Return):
+            return
+        else:
+            raise ValueError("a statement not followed: %s" % type(stmt).__name__)
+
+
+def _eval(node, env: dict):
+    import numpy as np  # noqa: PLC0415
+
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        return env[node.id]
+    if isinstance(node, ast.BinOp):
+        a, b = _eval(node.left, env), _eval(node.right, env)
+        ops = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.divide,
+               ast.Pow: np.power, ast.Mod: np.mod}
+        return ops[type(node.op)](a, b)
+    if isinstance(node, ast.UnaryOp):
+        value = _eval(node.operand, env)
+        return {ast.USub: lambda v: -v, ast.UAdd: lambda v: v, ast.Not: lambda v: not v}[type(node.op)](value)
+    if isinstance(node, ast.BoolOp):
+        values = [bool(_eval(v, env)) for v in node.values]
+        return all(values) if isinstance(node.op, ast.And) else any(values)
+    if isinstance(node, ast.Compare):
+        left = _eval(node.left, env)
+        ops = {ast.Gt: np.greater, ast.GtE: np.greater_equal, ast.Lt: np.less, ast.LtE: np.less_equal,
+               ast.Eq: np.equal, ast.NotEq: np.not_equal}
+        for op, right in zip(node.ops, node.comparators):
+            value = _eval(right, env)
+            if not bool(ops[type(op)](left, value)):
+                return False
+            left = value
+        return True
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return _eval(node.value, env)[node.slice.value]
+    if isinstance(node, ast.Call) and not node.keywords:
+        name = callee(node.func)
+        args = [_eval(a, env) for a in node.args]
+        fn = _MATH.get(name) if isinstance(node.func, ast.Name) else getattr(np, name, None)
+        if name == "sign":
+            fn = np.sign
+        elif name == "clamp":
+            fn = np.clip
+        elif name in ("length", "norm"):
+            fn = np.linalg.norm
+        elif name == "dot":
+            fn = np.dot
+        if fn is None:
+            raise ValueError("a call not followed: %s" % name)
+        return fn(*args)
+    raise ValueError("an expression not followed: %s" % type(node).__name__)

@@ -55,7 +55,8 @@ class _Gradients:
         return warp_seams.get_adjoint(self._wp, self, a)
 
 
-def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, label, cotangent="random") -> dict:
+def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, label, cotangent="random",
+                 samples_per_input: int = SAMPLES_PER_INPUT) -> dict:
     """Compare one launch's adjoint with central differences.
 
     ``reads``/``writes``: sets of (position, field) the launch reads and
@@ -226,12 +227,12 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
         order = [int(j) for j in np.argsort(-total, kind="stable")[:2]]
         rest = [j for j in range(flat_x.size) if j not in order]
         if rest:
-            order += [int(j) for j in rng.choice(rest, size=min(MAX_TRIES_PER_INPUT - len(order), len(rest)),
-                                                 replace=False)]
+            tries = max(MAX_TRIES_PER_INPUT, 2 * samples_per_input)
+            order += [int(j) for j in rng.choice(rest, size=min(tries - len(order), len(rest)), replace=False)]
         eps = EPS[saved[id(c)].dtype.itemsize]
         compared = 0
         for j in order:
-            if compared >= SAMPLES_PER_INPUT:
+            if compared >= samples_per_input:
                 break
             step = eps * max(1.0, abs(flat_x[j]))
             fd, fwd, bwd = differences(p, j, step)

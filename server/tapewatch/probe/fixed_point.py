@@ -29,6 +29,7 @@ from .. import codes
 from ..model import Finding
 from . import warp_seams
 from .tracker import differentiable
+from .sensor import Sensor
 
 MIN_STEPS = 5  # launches in the chain
 STILL_MOVING = 1e-2  # last change / first change above which the gradient error is > ~1%
@@ -73,7 +74,9 @@ class _Chains:
         self.by_last[id(out)] = chain
 
 
-class FixedPoint:
+class FixedPoint(Sensor):
+    CODES = ("TW208",)
+
     def __init__(self, tracker):
         self.tracker = tracker
 

@@ -15,6 +15,7 @@ from .. import codes
 from ..model import Finding, Related
 from . import related as rel
 from .kernel_access import kernel_access
+from .sensor import Sensor
 from .tracker import differentiable, is_float
 
 
@@ -73,3 +74,12 @@ def _report(tracker, hit, reader, read_access) -> None:
                                               "reader_kernel": reader.kernel_name, "launch": reader.index})
 
     registry.report(key, build, arrays=[arr], launches=[reader.index])
+
+
+class GradChain(Sensor):
+    """TW201: a float array without ``requires_grad`` that a taped launch computed from arrays with it."""
+
+    CODES = ("TW201",)
+
+    def on_launch(self, state, record) -> None:
+        check(self.tracker, state, record)

@@ -27,6 +27,7 @@ from . import related as rel
 from .numpy_writes import grad_reference_before, view_read_after
 from .sites import Site, ordering_snap
 from .syntax import callee
+from .sensor import Sensor
 
 
 MAX_ZEROED_ELEMENTS = 1 << 24  # gradients larger than this are not inspected at tape.zero()
@@ -39,7 +40,9 @@ class GradRead(NamedTuple):
     site: Site
 
 
-class GradReads:
+class GradReads(Sensor):
+    CODES = ("TW205",)
+
     def __init__(self, tracker):
         self.tracker = tracker
         self._held_at: dict = {}  # a read's key -> the key of the reference binding it was reported at

@@ -172,9 +172,11 @@ class NonfiniteCheck:
             else:
                 where = "The loss passed to backward() is NaN/Inf"
             message = ("The forward pass diverged before any gradient was computed: %s, in iteration %d (the %s "
-                       "backward() from this line). The gradients are non-finite because the forward values are; "
-                       "this is not a gradient bug. Usually the step size, time step or learning rate is too large, "
-                       "or a parameter left its stable range." % (where, iteration, _ordinal(iteration)))
+                       "backward() from this line). The gradients are non-finite because the forward values are. What "
+                       "drove the parameters there was not checked here: a step size, time step or learning rate too "
+                       "large, a parameter out of its stable range, or a gradient too large (a seed that does not "
+                       "match the loss the program reports: TW204) can each do this. Compare the gradient with finite "
+                       "differences (`tapewatch harness`)." % (where, iteration, _ordinal(iteration)))
             related: List[Related] = []
             back = backward_site.location((".backward", "backward"))
             if back is not None and back != loc:

@@ -23,6 +23,7 @@ from .related import alloc_site
 from .sites import Site
 from . import warp_seams
 from .warp_seams import view_parent
+from .sensor import Sensor
 
 MAX_BYTES = 64 << 20  # per array: larger views are not fingerprinted
 
@@ -46,7 +47,9 @@ def fingerprint(arr) -> Optional[int]:
         return None
 
 
-class NumpyViews:
+class NumpyViews(Sensor):
+    CODES = ("TW106",)
+
     def __init__(self, tracker):
         self.tracker = tracker
 

@@ -20,7 +20,8 @@ from .. import codes
 from ..model import Finding, Location, Related
 from . import frames, related as rel, warp_seams
 from .kernel_access import kernel_access
-from .tracker import elements_apart
+from .sensor import Sensor
+from .tracker import access_intra, elements_apart
 from .sites import Site, ordering_snap
 
 COPY_OPS = {"copy": "wp.copy", "clone": "wp.clone", "assign": "array.assign"}
@@ -160,6 +161,11 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
             related.extend(rel.kernel_def(reader.kernel, "kernel `%s` that read it" % reader.kernel_name,
                                           "reader-kernel"))
         related.extend(registry.attempt("finding the allocation", lambda: rel.allocation(arr, what), []))
+        ring = registry.attempt("finding where a ring's length is set", lambda: rel.ring_size(site)) \
+            if code == "TW101" and getattr(reader.kernel, "func", None) is getattr(kernel, "func", None) else None
+        if ring is not None:
+            related.append(Related(ring[0], "`%s = %d`: the ring has fewer buffers than the steps on this tape; "
+                                            "make the ring as long as the steps on the tape" % ring[1:], "ring"))
         related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(site), []))
         related.extend(rel.library_frame(site))
         related.extend(extra_related)
@@ -776,3 +782,38 @@ def report_warp_flag(tracker, state, record, arr) -> None:
                                               "warp_reported": True, "launch": record.index})
 
     registry.report(key, build, arrays=[arr], launches=[record.index])
+
+
+class Overwrites(Sensor):
+    """TW101, TW104, TW105 at each taped launch: what it overwrites that the tape read earlier, within the
+    kernel, and through aliased arguments; Warp's flags a finding explains are marked covered."""
+
+    CODES = ("TW101", "TW102", "TW103", "TW104", "TW105", "TW106", "TW107")
+
+    def on_launch(self, state, record) -> None:
+        tracker = self.tracker
+        kernel = record.kernel
+        if access_intra(kernel) or (record.kernel_name, warp_seams.kernel_file(kernel)) in tracker.warp_intra:
+            report_intra_kernel(tracker, record)
+        report_same_launch_alias(tracker, record)
+        for acc in record.accesses:
+            if acc.write:
+                self._write(state, record, acc)
+
+    def _write(self, state, record, acc) -> None:
+        tracker = self.tracker
+        flagged = tracker.warp_flagged
+        readers, apart = [], []
+        for e, alias in tracker.readers_of(state, acc.array):
+            if e.record is not record:
+                (apart if not alias and elements_apart(e.record, e.access, record, acc) else readers).append(
+                    (e, alias))
+        if apart and not readers and any(a is acc.array for a in flagged):
+            # Warp flags the array; its elements say the write misses every read: said, as information.
+            report_elements_apart(tracker, record, acc, apart[0][0])
+            tracker.cover(acc.array)
+        if readers:
+            entry, alias = pick_reader(readers)
+            report_launch_overwrite(tracker, record, acc, entry, alias,
+                                    warp_reported=any(a is acc.array for a in flagged), state=state, readers=readers)
+            tracker.cover(acc.array)

@@ -212,6 +212,20 @@ def launch(orig, h: Hooks):
     return launch
 
 
+def launch_command(orig, h: Hooks):
+    """``cmd.launch()`` of ``cmd = wp.launch(..., record_cmd=True)``: Warp never records it on a tape."""
+
+    @functools.wraps(orig)
+    def launch(self, *args, **kwargs):
+        if not h.standing_aside() and not getattr(self, "adjoint", False):
+            kernel, arrays = getattr(self, "kernel", None), list(getattr(self, "fwd_args", None) or [])
+            if kernel is not None:
+                h.guarded("following a launch command", lambda: h.tracker.on_command_launch(kernel, arrays))
+        return orig(self, *args, **kwargs)
+
+    return launch
+
+
 def _launch_args(args, kwargs) -> list:
     inputs = kwargs.get("inputs", args[1] if len(args) > 1 else None) or []
     outputs = kwargs.get("outputs", args[2] if len(args) > 2 else None) or []
@@ -543,6 +557,7 @@ def _kernel_class(wp):
 PATCHES = (
     Patch(lambda wp: wp.Tape, "_check_kernel_array_access", taped_launch),
     Patch(_context, "launch", launch, public=True),
+    Patch(lambda wp: getattr(_context(wp), "Launch", None), "launch", launch_command),
     Patch(lambda wp: wp.Tape, "__init__", tape_init),
     Patch(lambda wp: wp.Tape, "record_func", record_func),
     Patch(lambda wp: wp.Tape, "backward", backward),

@@ -210,6 +210,40 @@ def _swaps_in(path: str, module_globals) -> list:
     return known
 
 
+_RINGS: dict = {}  # file -> [(Location, size expression, size)] of ring sizes used as ``% size`` picks
+
+
+def ring_size(site: Site) -> Optional[Tuple[Location, str, int]]:
+    """Where the length of a ring of buffers is set, when the launch's frames pick buffers with ``% n``
+    (``states[step % self.num_buffers]``) and a statement sets ``n`` to a number (``self.num_buffers = 2``):
+    ``(location, "self.num_buffers", 2)``.  The innermost file that has one wins."""
+    for snap in site.snaps:
+        path = snap.f_code.co_filename
+        known = _RINGS.get(path)
+        if known is None:
+            known = _RINGS[path] = _rings_in(path, snap.f_globals)
+        if known:
+            return known[0]
+    return None
+
+
+def _rings_in(path: str, module_globals) -> list:
+    try:
+        tree = ast.parse("".join(linecache.getlines(path, module_globals)))
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    sizes = {ast.unparse(n.slice.right) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
+             and isinstance(n.slice, ast.BinOp) and isinstance(n.slice.op, ast.Mod)}
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Constant) \
+                and isinstance(node.value.value, int) and not isinstance(node.value.value, bool):
+            name = ast.unparse(node.targets[0])
+            if name in sizes:
+                out.append((Location(path, node.lineno, node.col_offset + 1), name, node.value.value))
+    return out
+
+
 _LAST_LINES: dict = {}  # code object -> its last line (a module's code spans thousands)
 
 

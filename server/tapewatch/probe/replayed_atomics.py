@@ -20,9 +20,12 @@ from ..model import Finding, Location, Related
 from . import related as rel, warp_seams
 from .kernel_access import kernel_access
 from .tracker import differentiable
+from .sensor import Sensor
 
 
-class ReplayedAtomics:
+class ReplayedAtomics(Sensor):
+    CODES = ("TW206",)
+
     def __init__(self, tracker):
         self.tracker = tracker
 

@@ -19,9 +19,12 @@ from typing import List, Optional
 from ..model import Finding, Related
 from . import frames, warp_seams
 from .sites import Site
+from .sensor import Sensor
 
 
-class RerecordedTape:
+class RerecordedTape(Sensor):
+    CODES = ("TW202",)
+
     def __init__(self, tracker):
         self.tracker = tracker
 

@@ -22,6 +22,7 @@ from ..model import Finding, Related
 from . import frames, related as rel, warp_seams
 from .kernel_access import kernel_access
 from .sites import SITE_DEPTH, Site
+from .sensor import Sensor
 
 
 class Writer(NamedTuple):
@@ -42,7 +43,9 @@ class Writer(NamedTuple):
         return self.site.key(), self.record.access_label(self.access) if self.record is not None else self.api
 
 
-class RetainGradWriters:
+class RetainGradWriters(Sensor):
+    CODES = ("TW203",)
+
     def __init__(self, tracker):
         self.tracker = tracker
 
@@ -96,14 +99,13 @@ class RetainGradWriters:
                 # call, and its result is discarded: a leftover ahead of the loss, which computes them
                 # again) is the one to drop.
                 unread_first = first_unread and not _result_used(first_loc)
-            option = None
+            writers = ((first_loc, first_who), (loc, second_who))
             boundary = second.record is not None and registry.attempt(
                 "deciding whether a launch writes only a boundary", lambda: _boundary_pass(second), False)
-            if (first_loc is not None and first_loc == loc and apart is None) or boundary:
-                # One launch line assigns it in every step of a loop, or the second writer is a boundary pass
-                # (walls, ghost cells) the model needs: nothing about the writes is to change; the allocation
-                # that asked for retain_grad=True is.
-                option = registry.attempt("finding where retain_grad was asked for", lambda: _retain_option(arr))
+            looped = first_loc is not None and first_loc == loc and apart is None
+            # The line to change is the allocation that asked for retain_grad=True (where it says so): the
+            # writers are what the model computes, and they become related locations.
+            option = registry.attempt("finding where retain_grad was asked for", lambda: _retain_option(arr))
             where = "at line %d" % first_loc.line if first_loc is not None else "earlier"
             message = (
                 "`%s` has retain_grad=True and %s assigns it here after %s assigned it %s on the same tape: "
@@ -138,13 +140,28 @@ class RetainGradWriters:
                     % (what, second_who, first_who, where))
                 related.insert(0, Related(loc, "%s assigns `%s`'s boundary here" % (second_who, what), "launch"))
                 loc = option
-            elif option is not None:
+            elif option is not None and looped:
                 message = (
                     "`%s` is allocated here with retain_grad=True, and %s assigns it %s in every step of a loop "
                     "on the same tape: its gradient is not cleared between the steps' adjoints, so every step "
                     "receives the gradient of every later one and everything upstream gets it several times. "
                     "Drop retain_grad=True (read the gradient another way)." % (what, second_who, where))
                 related.insert(0, Related(loc, "%s assigns `%s` here, in each step" % (second_who, what), "launch"))
+                loc = option
+            elif option is not None:
+                (a_loc, a_who), (b_loc, b_who) = writers
+                lines = (" (line %d, then line %d)" % (a_loc.line, b_loc.line)) if a_loc and b_loc else ""
+                message = (
+                    "`%s` is allocated here with retain_grad=True, and %s then %s assign it on the same tape%s: its "
+                    "gradient is not cleared between the two adjoints, so both writers receive it and everything "
+                    "upstream of them gets it twice. Drop retain_grad=True (read the gradient another way), or "
+                    "assign it once%s." % (what, a_who, b_who, lines, " (the first assignment's values are never "
+                                                                     "read)" if unread_first else ""))
+                related = [r for r in related if r.location != option and r.role not in ("writer", "launch")]
+                for w_loc, w_who, verb in ((b_loc, b_who, "assigns `%s` here again"),
+                                           (a_loc, a_who, "assigns `%s` here first")):
+                    if w_loc is not None:
+                        related.insert(0, Related(w_loc, "%s %s" % (w_who, verb % what), "writer"))
                 loc = option
             data = {"array": what, "kernel": second.what, "first_kernel": first.what}
             if second.record is not None:

@@ -26,6 +26,7 @@ from .. import codes
 from ..model import Finding, Related
 from . import frames, objectives, warp_seams
 from .sites import Site
+from .sensor import Sensor
 
 
 class Leaf(NamedTuple):
@@ -35,7 +36,9 @@ class Leaf(NamedTuple):
     array: Any  # its adjoint (``array.grad``) is what the next segment's seed of that output must hold
 
 
-class Seeding:
+class Seeding(Sensor):
+    CODES = ("TW204",)
+
     def __init__(self, tracker):
         self.tracker = tracker
         self._seed_sites: Dict[int, Site] = {}  # id(grad array) -> where the script wrote it

@@ -26,6 +26,7 @@ from ..model import Finding, Related
 from . import related as rel
 from .kernel_access import kernel_access
 from .sites import Site
+from .sensor import Sensor
 
 CODE = "TW209"
 
@@ -42,7 +43,9 @@ def _accumulated_paths(record) -> set:
     return {p for p in access.writes if p not in access.stores and p not in access.reads}
 
 
-class StaleAccumulators:
+class StaleAccumulators(Sensor):
+    CODES = ("TW209",)
+
     def __init__(self, tracker):
         self.tracker = tracker
 

@@ -28,6 +28,7 @@ from typing import Callable, Optional
 
 from .. import codes
 from . import frames
+from .sensor import Sensor
 
 Emit = Callable[..., None]
 
@@ -100,12 +101,9 @@ class Probe:
             if self.capture is not None:
                 self.capture.at_exit()
             self.checks.at_exit()
-            for sensor in self.tracker.sensors:
-                if hasattr(sensor, "at_exit"):
-                    self.registry.attempt("finishing a sensor", sensor.at_exit)
-            for sensor in self.tracker.sensors:
-                if hasattr(sensor, "event"):
-                    self.emit("kernels", kernels=sensor.event())
+            self.tracker.bus.tell(Sensor.at_exit, "finishing a sensor")
+            for sensor in self.tracker.bus.listeners(Sensor.kernels_event):
+                self.emit("kernels", kernels=sensor())
             skipped = self.registry.skipped()
             if skipped:
                 self.emit("not_measured", items=skipped)
@@ -124,7 +122,7 @@ def install(wp, emit: Emit, graph: bool = True, check_launches: bool = False, co
     detected["warm_cache"] = False if cold else patches.reuse_cached_binaries(wp)
     registry = FindingRegistry(emit)
     tracker = Tracker(wp, registry)
-    tracker.sensors = sensors(tracker)
+    tracker.listen([sensor(tracker) for sensor in sensor_classes()])
     capture = graphs.GraphCapture(wp, tracker, emit) if graph else None
     checks = BackwardChecks(wp, tracker, emit, check_launches=check_launches)
     hooks = patches.Hooks(wp, tracker, registry, checks, capture.on_backward if capture else None)
@@ -134,14 +132,18 @@ def install(wp, emit: Emit, graph: bool = True, check_launches: bool = False, co
     return probe
 
 
-def sensors(tracker) -> list:
-    """The probe's sensors beyond the overwrite bookkeeping (each reports through the registry)."""
+def sensor_classes() -> list:
+    """The one list of sensors (as ``lsp/server.py``'s ``FEATURE_MODULES``): every sensor, in the order it hears each event: the overwrite engine and the gradient chain first
+    (a launch's writes are judged before its reads are recorded), then the checks Warp's tracker is blind
+    to.  A new sensor is a ``Sensor`` subclass in its own module, listed here."""
     from .fixed_point import FixedPoint  # noqa: PLC0415
+    from .grad_chain import GradChain  # noqa: PLC0415
     from .grad_reads import GradReads  # noqa: PLC0415
     from .numpy_writes import NumpyViews  # noqa: PLC0415
-    from .retain_grad import RetainGradWriters  # noqa: PLC0415
+    from .overwrites import Overwrites  # noqa: PLC0415
     from .replayed_atomics import ReplayedAtomics  # noqa: PLC0415
     from .rerecorded import RerecordedTape  # noqa: PLC0415
+    from .retain_grad import RetainGradWriters  # noqa: PLC0415
     from .seeding import Seeding  # noqa: PLC0415
     from .stale_accumulators import StaleAccumulators  # noqa: PLC0415
     from .step_size import StepSize  # noqa: PLC0415
@@ -149,6 +151,5 @@ def sensors(tracker) -> list:
     from .truncation import Truncation  # noqa: PLC0415
     from .usage import KernelUsage  # noqa: PLC0415
 
-    return [RetainGradWriters(tracker), GradReads(tracker), NumpyViews(tracker), Seeding(tracker),
-            ReplayedAtomics(tracker), Truncation(tracker), StepSize(tracker), FixedPoint(tracker),
-            StaleAccumulators(tracker), KernelUsage(tracker), RerecordedTape(tracker), SummedBackwards(tracker)]
+    return [Overwrites, GradChain, RetainGradWriters, GradReads, NumpyViews, Seeding, ReplayedAtomics, Truncation,
+            StepSize, FixedPoint, StaleAccumulators, KernelUsage, RerecordedTape, SummedBackwards]

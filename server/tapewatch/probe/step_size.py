@@ -1,4 +1,4 @@
-"""TW408: the loss grows at every optimizer iteration: a step size problem, not a gradient bug.
+"""TW408: the loss grows at every optimizer iteration (a step size, an update's sign, or a gradient too large).
 
 The scalar loss passed to each ``tape.backward(loss)`` is recorded per call
 site.  When it has grown at each of the last ``STREAK`` iterations, by at
@@ -18,12 +18,15 @@ from ..model import Finding, Related
 from . import warp_seams
 from .sites import Site
 from .tracker import differentiable
+from .sensor import Sensor
 
 STREAK = 5  # consecutive increases
 FACTOR = 10.0  # overall growth over the streak
 
 
-class StepSize:
+class StepSize(Sensor):
+    CODES = ("TW408",)
+
     def __init__(self, tracker):
         self.tracker = tracker
         self._losses: Dict[tuple, List[float]] = {}
@@ -74,8 +77,9 @@ class StepSize:
         loc = registry.attempt("locating an update", lambda: update.location(())) if update is not None else None
         message = ("The loss passed to backward() grew at each of the last %d or more iterations, from %.4g to "
                    "%.4g, while "
-                   "the parameters were updated %s: the step size or learning rate is most likely too large (or "
-                   "the update has the wrong sign). This is not a gradient bug: check it against finite "
+                   "the parameters were updated %s: the step size or learning rate may be too large, the update may "
+                   "have the wrong sign, or the gradient may be wrong (too large: a seed that does not match the "
+                   "loss the program reports). The gradient itself was not checked here: compare it with finite "
                    "differences with `tapewatch harness`."
                    % (STREAK, values[0], values[-1], "here" if loc is not None else "between iterations"))
         related = [Related(back, "the backward() whose loss grows", "backward")] if back and loc else []

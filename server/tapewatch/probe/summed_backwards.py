@@ -28,12 +28,15 @@ from .. import codes
 from ..model import Finding, Related
 from . import frames, warp_seams
 from .sites import Site
+from .sensor import Sensor
 
 MAX_ELEMENTS = 1 << 22
 _KEPT = re.compile(r"\.copy\(|np\.(?:array|copy)\(|numpy\.(?:array|copy)\(|\.clone\(|list\(|\.tolist\(")
 
 
-class SummedBackwards:
+class SummedBackwards(Sensor):
+    CODES = ("TW202",)
+
     # Values are only fingerprinted when the program copies a gradient out (and again at the next
     # backward for those): a training loop that never does pays one dict entry per parameter.
 

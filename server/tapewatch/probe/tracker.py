@@ -33,9 +33,11 @@ from .kernel_access import kernel_access, launch_elements, patterns_apart
 from .memory import SpanIndex
 from .read_replay import ReadReplay
 from .registry import FindingRegistry
+from .sensor import Sensor, SensorBus
 from .sites import Site
 
 LAUNCH_CALLS = ("launch", "launch_tiled")
+COMMAND_LAUNCH = "`%s` launched by a launch command (`cmd.launch()`)"  # what TW207 names it
 MAX_PENDING_TAPES = 16
 MAX_READERS = 8  # distinct reading call sites remembered per array and tape
 MAX_UNTAPED_KERNELS = 1 << 12  # kernels whose first launch outside a tape is remembered
@@ -272,9 +274,8 @@ class Tracker:
         self.untaped_kernels: Dict[int, Tuple[Any, Site]] = {}
         self._tape_counter = 0
         self._launch_counter = 0
-        self.sensors: List[Any] = []  # objects with on_launch(state, record) / on_write(...)
-        self._hooks_of: Optional[list] = None  # the sensor list ``_hooks`` was made from
-        self._hooks: Dict[str, list] = {}
+        # The sensors, and who hears which event (``sensor.py``); set by ``startup.install``.
+        self.bus = SensorBus([], lambda what, step: self.registry.attempt(what, step))
         # While backward() runs a ``record_func`` callback: (tape state, its index on the tape, name).
         self.replaying: Optional[Tuple[Any, int, str]] = None
         # The values overwritten reads held, replayed at backward() (is the gradient affected?).
@@ -323,6 +324,14 @@ class Tracker:
         return warp_seams.recording_tape(self.wp)
 
     # ------------------------------------------------------------ graph capture
+    @property
+    def sensors(self) -> list:
+        return self.bus.sensors
+
+    def listen(self, sensors: list) -> None:
+        """The sensors that hear this tracker's events, in the order they hear them."""
+        self.bus = SensorBus(sensors, lambda what, step: self.registry.attempt(what, step))
+
     @property
     def capturing(self) -> bool:
         """A graph capture records now (Warp's, or one other code started on this device's stream):
@@ -382,35 +391,11 @@ class Tracker:
         state.launches.append(record)
         self._current = record
         original()  # Warp's own check: sets its flags, reports through our mark_write
-        from . import grad_chain, overwrites  # noqa: PLC0415 (they import this module)
-
         try:
-            if access_intra(kernel) or (record.kernel_name, warp_seams.kernel_file(kernel)) in self.warp_intra:
-                overwrites.report_intra_kernel(self, record)
-            overwrites.report_same_launch_alias(self, record)
-            grad_chain.check(self, state, record)
-            # Writes are checked before reads are recorded: write-then-read inside
-            # one kernel is fine (Warp's rule).
-            flagged = self._warp_flagged
-            for acc in accesses:
-                if not acc.write:
-                    continue
-                readers, apart = [], []
-                for e, alias in self.readers_of(state, acc.array):
-                    if e.record is not record:
-                        (apart if not alias and elements_apart(e.record, e.access, record, acc) else readers).append(
-                            (e, alias))
-                if apart and not readers and any(a is acc.array for a in flagged):
-                    # Warp flags the array; its elements say the write misses every read: said, as information.
-                    overwrites.report_elements_apart(self, record, acc, apart[0][0])
-                    self._covered.add(id(acc.array))
-                if readers:
-                    entry, alias = overwrites.pick_reader(readers)
-                    overwrites.report_launch_overwrite(self, record, acc, entry, alias,
-                                                       warp_reported=any(a is acc.array for a in flagged),
-                                                       state=state, readers=readers)
-                    self._covered.add(id(acc.array))
-            self._tell("on_launch", "checking the launch of `%s`" % record.kernel_name, state, record)
+            # The overwrite engine and the gradient chain hear it first (``startup.SENSORS``): writes are
+            # checked before this launch's reads are recorded (write-then-read inside one kernel is fine,
+            # Warp's rule).
+            self.bus.tell(Sensor.on_launch, "checking the launch of `%s`" % record.kernel_name, state, record)
         finally:
             for acc in accesses:
                 if acc.read:
@@ -441,6 +426,11 @@ class Tracker:
         for arr in flagged:
             if id(arr) not in self._covered:
                 overwrites.report_warp_flag(self, state, record, arr)
+
+    @property
+    def warp_flagged(self) -> List[Any]:
+        """The arrays Warp's tracker flagged at the launch being recorded."""
+        return self._warp_flagged
 
     def cover(self, arr) -> None:
         """A finding of this launch explains Warp's flag on ``arr``."""
@@ -515,7 +505,7 @@ class Tracker:
 
     # ------------------------------------------------- writes Warp tracks less
     def _seed_write(self, arr) -> None:
-        self._tell("on_seed_write", "remembering a gradient seed", arr)
+        self.bus.tell(Sensor.on_seed_write, "remembering a gradient seed", arr)
 
     def on_copy(self, dest, src) -> None:
         self._seed_write(dest)
@@ -525,7 +515,7 @@ class Tracker:
             dest.__dict__["_tw_grad_copy_of"] = serial
         tape = self.recording_tape()
         if tape is None:
-            self._tell("on_copy_carry", "following a copy", dest, src)
+            self.bus.tell(Sensor.on_copy_carry, "following a copy", dest, src)
             self.on_untaped_write(dest, "copy")
             return
         from . import overwrites  # noqa: PLC0415
@@ -534,7 +524,7 @@ class Tracker:
         # Warp marks a taped copy's source as read; the copy's adjoint never uses the values,
         # so a later write to the source is harmless (see overwrites.report_warp_flag).
         src.__dict__["_tw_copy_read"] = (state.number, state.generation, Site.here())
-        self._tell("on_taped_copy", "checking a taped copy", state, dest, src)
+        self.bus.tell(Sensor.on_taped_copy, "checking a taped copy", state, dest, src)
         readers = self.readers_of(state, dest)
         if readers:
             self.read_replay.before_write(state, dest)
@@ -565,7 +555,7 @@ class Tracker:
         from . import overwrites  # noqa: PLC0415
 
         state = self.tape_state(tape)
-        self._tell("on_refill", "following a zero_()/fill_()", arr)
+        self.bus.tell(Sensor.on_refill, "following a zero_()/fill_()", arr)
         readers = self.readers_of(state, arr)
         if readers:
             # Its old contents are discarded outside the tape: a launch that then accumulates into it starts
@@ -579,20 +569,28 @@ class Tracker:
         """A launch no tape records: its writes may clobber what a live tape read."""
         if id(kernel) not in self.untaped_kernels and len(self.untaped_kernels) < MAX_UNTAPED_KERNELS:
             self.untaped_kernels[id(kernel)] = (kernel, Site.here())
-        self._tell("on_untaped_kernel", "noting an untaped launch", kernel)
-        carriers = [s for s in self.sensors if hasattr(s, "on_untaped_kernel_accesses")]
+        self.bus.tell(Sensor.on_untaped_kernel, "noting an untaped launch", kernel)
+        carriers = self.bus.listeners(Sensor.on_untaped_kernel_accesses)
         if not self._live and not carriers:
             return
         accesses = self.accesses(kernel, args)
-        for sensor in carriers:
-            self.registry.attempt("following an untaped launch",
-                                  lambda: sensor.on_untaped_kernel_accesses(kernel, accesses))
+        self.bus.tell(Sensor.on_untaped_kernel_accesses, "following an untaped launch", kernel, accesses)
         if not self._live:
             return
         for acc in accesses:
             if acc.write:
                 self._note_untaped(acc.array, "launch", kernel, args)
-        self._tell("on_untaped_launch", "checking an untaped launch", kernel, accesses)
+        self.bus.tell(Sensor.on_untaped_launch, "checking an untaped launch", kernel, accesses)
+
+    def on_command_launch(self, kernel, args) -> None:
+        """``cmd.launch()`` of a recorded launch command: outside a tape an untaped launch; while a tape records,
+        a step the tape never sees (Warp records only ``wp.launch``)."""
+        if self.recording_tape() is None:
+            self.on_untaped_launch(kernel, args)
+            return
+        accesses = self.accesses(kernel, args)
+        self.bus.tell(Sensor.on_untaped_op_accesses, "following a launch command",
+                      COMMAND_LAUNCH % warp_seams.kernel_name(kernel), accesses)
 
     def on_untaped_op(self, name: str, inputs: list, output) -> None:
         """A Warp library operation no tape records (``wp.utils.array_sum``) ran while a tape records."""
@@ -601,43 +599,29 @@ class Tracker:
             return
         accesses = [Access(n, "", a, True, False) for n, a in enumerate(arrays)]
         accesses.append(Access(len(arrays), "", output, False, True))
-        self._tell("on_untaped_op_accesses", "following an operation no tape records", name, accesses)
+        self.bus.tell(Sensor.on_untaped_op_accesses, "following an operation no tape records", name, accesses)
 
     def on_numpy(self, arr) -> None:
         """The script took ``arr.numpy()`` (a read, and on the CPU a writable view)."""
         self._zeroed_read(arr, "`.numpy()`")
         if "_tw_grad_of_backward" in arr.__dict__:  # a gradient a backward filled, read after its tape is done
-            self._tell("on_gradient_numpy", "checking a gradient's .numpy()", arr)
+            self.bus.tell(Sensor.on_gradient_numpy, "checking a gradient's .numpy()", arr)
         if not self._live:
             return
-        self._tell("on_numpy", "checking a .numpy() call", arr)
-
-    def _tell(self, hook: str, what: str, *args) -> None:
-        """Every sensor that has ``hook`` hears of the event; one that fails costs a TW910, not the others."""
-        for method in self._listeners(hook):
-            self.registry.attempt(what, lambda: method(*args))
-
-    def _listeners(self, hook: str) -> list:
-        """The sensors' bound ``hook`` methods, listed once per sensor list (``_tell`` runs per launch)."""
-        if self._hooks_of is not self.sensors:
-            self._hooks_of, self._hooks = self.sensors, {}
-        methods = self._hooks.get(hook)
-        if methods is None:
-            methods = self._hooks[hook] = [m for m in (getattr(s, hook, None) for s in self.sensors) if m is not None]
-        return methods
+        self.bus.tell(Sensor.on_numpy, "checking a .numpy() call", arr)
 
     def on_grad_view(self, grad, view) -> None:
-        self._tell("on_grad_view", "remembering a gradient's NumPy view", grad, view)
+        self.bus.tell(Sensor.on_grad_view, "remembering a gradient's NumPy view", grad, view)
 
     def on_array_created(self, arr) -> None:
         if self.recording_tape() is not None:  # only arrays made while a tape records matter to the sensors
-            self._tell("on_array_created", "noting an array made while a tape records", arr)
+            self.bus.tell(Sensor.on_array_created, "noting an array made while a tape records", arr)
 
     def on_copy_source(self, src) -> None:
         self._zeroed_read(src, "a copy")
         if not self._live:
             return
-        self._tell("on_read", "checking a copy's source", src, "wp.copy")
+        self.bus.tell(Sensor.on_read, "checking a copy's source", src, "wp.copy")
 
     def _zeroed_read(self, arr, how: str) -> None:
         """A read of a gradient that tape.zero() cleared after a backward filled it (grad_reads)."""
@@ -645,17 +629,17 @@ class Tracker:
         if "_tw_grad_of_backward" in d:
             d["_tw_read_serial"] = d["_tw_grad_of_backward"]  # read after that backward filled it
         if "_tw_zeroed" in d:
-            self._tell("on_zeroed_grad_read", "checking a read of a zeroed gradient", arr, how)
+            self.bus.tell(Sensor.on_zeroed_grad_read, "checking a read of a zeroed gradient", arr, how)
 
     def on_tape_zero(self, tape) -> None:
         if self.captures:
             state = tape.__dict__.get("_tw_state")
             self.zeroed_in_capture.update(id(g) for g in warp_seams.tape_gradients(tape))
             self.zeroed_in_capture.update(id(g) for g in (state.gradients() if state is not None else ()))
-        self._tell("on_tape_zero", "checking a tape's zero()", tape)
+        self.bus.tell(Sensor.on_tape_zero, "checking a tape's zero()", tape)
 
     def on_untaped_write(self, arr, op: str) -> None:
-        self._tell("on_untaped_write", "following an untaped write", arr, op)
+        self.bus.tell(Sensor.on_untaped_write, "following an untaped write", arr, op)
         if self._live:
             self._note_untaped(arr, op, None, [])
 

@@ -30,6 +30,7 @@ from . import frames, related as rel, warp_seams
 from .sites import Site, ordering_snap
 from .kernel_access import kernel_access
 from .tracker import differentiable
+from .sensor import Sensor
 
 
 class TapeMark:
@@ -90,7 +91,9 @@ class HostCopy(NamedTuple):
     site: Site  # where the new array was made
 
 
-class Truncation:
+class Truncation(Sensor):
+    CODES = ("TW207",)
+
     def __init__(self, tracker):
         self.tracker = tracker
         self._host_read: Optional[tuple] = None  # (line key, mark, array) of the last .numpy() while recording
@@ -510,7 +513,13 @@ class Truncation:
         what = registry.attempt("naming an array", lambda: record.access_name(access)) or \
             record.access_label(access)
         params = ", ".join("`%s`" % n for n in shared[:3])
-        if origin.mark.op:
+        if origin.mark.op and origin.mark.op.endswith("(`cmd.launch()`)"):
+            message = (
+                "%s computes `%s` from %s while the tape records, but a launch command is never recorded on a "
+                "tape (Warp records `wp.launch` calls only, NVIDIA/warp#522), and the tape then continues from "
+                "`%s`: the gradient with respect to %s is silently zero through this step. Launch it with "
+                "`wp.launch(...)` inside the tape." % (origin.mark.op, what, params, what, params))
+        elif origin.mark.op:
             message = (
                 "`%s` computes `%s` from %s while the tape records, but no tape records it (Warp gives it no "
                 "adjoint), and the tape then continues from `%s`: the gradient with respect to %s stops there "

@@ -16,34 +16,39 @@ from typing import Dict
 from . import frames, warp_seams
 from .syntax import callee
 from .sites import Site, def_location
+from .sensor import Sensor
 
 MAX_KERNELS = 256
+LAUNCH_CALLS = ("launch", "launch_tiled")
 
 
-class KernelUsage:
+class KernelUsage(Sensor):
+    """Which kernels ran, from where, and whether a backward differentiated them (the ``kernels`` event)."""
+
+    CODES = ()
+
     def __init__(self, tracker):
         self.tracker = tracker
-        self._kernels: Dict[int, dict] = {}  # id(kernel) -> {kernel, first, differentiated}
+        # id(kernel) -> {kernel, first, differentiated}: the sites of its first launch and of its first launch
+        # on a differentiated tape (sites, not launch records: a record holds the launch's arrays alive)
+        self._kernels: Dict[int, dict] = {}
 
     def on_launch(self, state, record) -> None:
         entry = self._kernels.get(id(record.kernel))
         if entry is None and len(self._kernels) < MAX_KERNELS:
-            self._kernels[id(record.kernel)] = {"kernel": record.kernel, "first": record, "differentiated": None}
+            self._kernels[id(record.kernel)] = {"kernel": record.kernel, "first": record.site, "differentiated": None}
 
     def on_untaped_kernel(self, kernel) -> None:
         if id(kernel) not in self._kernels and len(self._kernels) < MAX_KERNELS:
-            from .tracker import LaunchRecord  # noqa: PLC0415
-
-            record = LaunchRecord(0, kernel, Site.here(), [], [], -1)
-            self._kernels[id(kernel)] = {"kernel": kernel, "first": record, "differentiated": None}
+            self._kernels[id(kernel)] = {"kernel": kernel, "first": Site.here(), "differentiated": None}
 
     def before_backward(self, tape, state, site, args=(), kwargs=None) -> None:
         for record in state.launches:
             entry = self._kernels.get(id(record.kernel))
             if entry is not None and entry["differentiated"] is None:
-                entry["differentiated"] = record
+                entry["differentiated"] = record.site
 
-    def event(self) -> list:
+    def kernels_event(self) -> list:
         out = []
         registry = self.tracker.registry
         for entry in self._kernels.values():
@@ -53,7 +58,7 @@ class KernelUsage:
             if loc is None:
                 continue
             launch = entry["differentiated"] or entry["first"]
-            where = registry.attempt("locating a launch", launch.location)
+            where = registry.attempt("locating a launch", lambda: launch.location(LAUNCH_CALLS))
             out.append({
                 "name": warp_seams.kernel_name(kernel),
                 "path": loc.path,

@@ -1,0 +1,122 @@
+"""The sensor contract: what the tracker publishes, and how a sensor listens.
+
+A sensor is a ``Sensor`` subclass that overrides the hooks it needs and
+names the codes it reports (``CODES``); ``startup.SENSORS`` lists them all.
+The tracker publishes each event once through the ``SensorBus``, naming the
+hook by the base method itself (``bus.tell(Sensor.on_numpy, ...)``), so
+"who hears this event" is a find-references away, and a sensor that raises
+costs a TW910, never the other sensors (ruff's per-event dispatch, and this
+project's own ``lsp/server.py`` features).  Leaf module: imports nothing of
+the probe.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+
+class Sensor:
+    """A check the probe runs as the program runs.  Every hook is a no-op here: override what you need."""
+
+    CODES: Tuple[str, ...] = ()  # the codes this sensor reports (docs/diagnostics/<code>.md each)
+
+    def __init__(self, tracker) -> None:
+        self.tracker = tracker
+
+    # -- launches ---------------------------------------------------------------------------------
+    def on_launch(self, state, record) -> None:
+        """A taped launch was recorded (``record``: its ``LaunchRecord``; ``state``: its tape's)."""
+
+    def on_untaped_kernel(self, kernel) -> None:
+        """A kernel was launched outside any tape (every such launch)."""
+
+    def on_untaped_kernel_accesses(self, kernel, accesses) -> None:
+        """The accesses of a launch outside any tape (also when no tape holds reads)."""
+
+    def on_untaped_launch(self, kernel, accesses) -> None:
+        """A launch outside any tape while a tape holds reads."""
+
+    def on_untaped_op_accesses(self, name: str, accesses) -> None:
+        """A Warp library operation no tape records (``wp.utils.array_sum``) ran while a tape records."""
+
+    # -- writes and copies ------------------------------------------------------------------------
+    def on_untaped_write(self, arr, op: str) -> None:
+        """``arr`` was written outside any tape (``copy``, ``zero_``, ``fill_``...)."""
+
+    def on_copy_carry(self, dest, src) -> None:
+        """``wp.copy(dest, src)`` outside any tape."""
+
+    def on_taped_copy(self, state, dest, src) -> None:
+        """``wp.copy(dest, src)`` recorded on the tape of ``state``."""
+
+    def on_seed_write(self, arr) -> None:
+        """``arr`` was written by a copy, ``zero_`` or ``fill_`` (a gradient seed, perhaps)."""
+
+    def on_refill(self, arr) -> None:
+        """``zero_``/``fill_`` of ``arr`` while a tape records."""
+
+    # -- reads of values --------------------------------------------------------------------------
+    def on_read(self, grad, how: str) -> None:
+        """A gradient's values were read (a copy's source) while a tape holds reads."""
+
+    def on_numpy(self, arr) -> None:
+        """The program took ``arr.numpy()`` while a tape holds reads."""
+
+    def on_gradient_numpy(self, arr) -> None:
+        """The program took ``.numpy()`` of a gradient a backward filled."""
+
+    def on_grad_view(self, grad, view) -> None:
+        """``view`` is the NumPy array the program got from ``grad.numpy()``."""
+
+    def on_zeroed_grad_read(self, grad, how: str) -> None:
+        """A gradient that ``tape.zero()`` cleared after a backward filled it was read."""
+
+    # -- tapes ------------------------------------------------------------------------------------
+    def on_array_created(self, arr) -> None:
+        """An array was made while a tape records."""
+
+    def on_tape_zero(self, tape) -> None:
+        """``tape.zero()`` is about to run."""
+
+    def before_backward(self, tape, state, site, args=(), kwargs=None) -> None:
+        """The program's ``tape.backward()`` is about to run (``site``: where it was called)."""
+
+    def after_backward(self, tape, state) -> None:
+        """The program's ``tape.backward()`` returned."""
+
+    # -- the end ----------------------------------------------------------------------------------
+    def at_exit(self) -> None:
+        """The program ended: report what is known only now."""
+
+    def kernels_event(self) -> Optional[list]:
+        """What the ``kernels`` event carries (one sensor sends it), or None."""
+        return None
+
+
+Hook = Callable[..., Any]
+
+
+class SensorBus:
+    """Each hook's listeners: the sensors that override it, in ``SENSORS`` order."""
+
+    def __init__(self, sensors: List[Sensor], attempt: Callable[[str, Callable[[], Any]], Any]):
+        self.sensors = list(sensors)
+        self._attempt = attempt
+        self._listeners: Dict[str, List[Hook]] = {}
+
+    def listeners(self, hook: Hook) -> List[Hook]:
+        """The bound methods overriding ``hook`` (a ``Sensor`` method), listed once per hook."""
+        name = hook.__name__
+        found = self._listeners.get(name)
+        if found is None:
+            found = self._listeners[name] = [getattr(s, name) for s in self.sensors
+                                             if getattr(type(s), name) is not getattr(Sensor, name)]
+        return found
+
+    def tell(self, hook: Hook, what: str, *args) -> None:
+        """Every sensor listening to ``hook`` hears of the event; one that fails costs a TW910, not the others."""
+        for method in self.listeners(hook):
+            self._attempt(what, lambda method=method: method(*args))
+
+    def __bool__(self) -> bool:
+        return bool(self.sensors)
