@@ -31,3 +31,12 @@ FIXES.update({
 FIXES.update({
     "b17_cloth_stiffness_from_video": ("replace", "dst = ClothState()\nwp.launch(cloth_step, dim=N_PART, inputs=[src.x, src.v, prm], outputs=[dst.x, dst.v])"),
 })
+FIXES.update({
+    "b18_thermal_chamber_pid_tuning": ("replace", "wp.launch(pid_law, dim=N_CH, inputs=[self.temp, self.integ, self.gains, self.setpoint, t], outputs=[self.power])"),
+})
+FIXES.update({
+    "b19_wood_texture_from_photo": ("replace", "wp.launch(box_blur, dim=(RES, RES), inputs=[self.tex], outputs=[self.blurred])"),
+})
+FIXES.update({
+    "b20_aquifer_recharge_calibration": ("replace", "wp.launch(boussinesq_day, dim=NX, inputs=[self.h[k], self.prm, self.pump], outputs=[self.h[k + 1]])"),
+})
