@@ -49,7 +49,7 @@ class Hooks:
         self.checks = checks
         self.on_backward = on_backward
         self.local = threading.local()
-        self.originals: dict = {}
+        self.originals: dict = {}  # (owner, attribute) -> Warp's own, before the table replaced it
 
     def guarded(self, what: str, hook: Callable[[], Any]) -> None:
         """Run a hook as the probe's own work; a bug in it becomes a TW910 finding, never the user's problem."""
@@ -84,9 +84,9 @@ def apply(wp, hooks: Hooks) -> None:
         orig = getattr(owner, patch.name, None) if owner is not None else None
         if orig is None:
             continue  # a seam this Warp lacks (record_func before 1.15, capture_* without CUDA support)
-        hooks.originals[patch.name] = orig
-        if patch.name == "launch":
-            warp_seams.remember_original("launch", orig)
+        hooks.originals[(owner, patch.name)] = orig
+        if patch.wrap is launch:
+            warp_seams.remember_original("launch", orig)  # Warp's own wp.launch, for the checks' relaunches
         replacement = patch.wrap(orig, hooks)
         setattr(owner, patch.name, replacement)
         if patch.public and getattr(wp, patch.name, None) is orig:
@@ -170,7 +170,7 @@ def _restore_caller(h: Hooks, tape) -> None:
     caller = meta.get("caller") if meta is not None else None
     if not isinstance(caller, dict) or not str(caller.get("file", "")).startswith(TAPEWATCH_DIR):
         return
-    launch_code = getattr(h.originals.get("launch"), "__code__", None)
+    launch_code = getattr(warp_seams.real_launch(h.wp), "__code__", None)
     frame = sys._getframe(1)
     while frame is not None and frame.f_code is not launch_code:
         frame = frame.f_back
