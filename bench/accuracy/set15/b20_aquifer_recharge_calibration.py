@@ -18,7 +18,7 @@ SY = 0.2  # specific yield
 H_RIVER = 12.0  # m above the aquifer base
 WELLS = np.array([10, 20, 31, 40, 52], dtype=np.int32)
 PARAMS0 = np.array([8.0, 1.1])  # K [m/day], recharge R [mm/day]
-FD_EPS = np.array([1e-2, 1e-3])
+FD_EPS = np.array([0.1, 1e-2])
 
 
 @wp.kernel

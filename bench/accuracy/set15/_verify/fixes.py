@@ -40,3 +40,12 @@ FIXES.update({
 FIXES.update({
     "b20_aquifer_recharge_calibration": ("replace", "wp.launch(boussinesq_day, dim=NX, inputs=[self.h[k], self.prm, self.pump], outputs=[self.h[k + 1]])"),
 })
+FIXES.update({
+    "b21_arm_payload_holding_pose": ("replace", "next_masses = next_masses.copy()\nnext_masses[3] = NEXT_PAYLOAD"),
+})
+FIXES.update({
+    "b22_column_lapse_rate_co2": ("replace", "wp.launch(nudge_humidity, dim=(N_COL, N_LEV), inputs=[self.q, self.q_ref, 0.3], outputs=[wp.empty_like(self.q)])"),
+})
+FIXES.update({
+    "b23_nelson_siegel_curve_stress": ("replace", "quotes = wp.array(QUOTES * SHOCK, dtype=float)"),
+})
