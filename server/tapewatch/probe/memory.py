@@ -11,6 +11,7 @@ interleaved views (``a[::2]``, ``a[1::2]``) do not overlap.
 from __future__ import annotations
 
 import bisect
+import weakref
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from . import warp_seams
@@ -24,8 +25,26 @@ class Span(NamedTuple):
     end: int
 
 
+_SPANS: Dict[int, tuple] = {}  # id(array) -> (a weak reference to it, its span): an array's memory never moves
+MAX_SPANS = 1 << 14
+
+
 def span(arr) -> Optional[Span]:
     """The byte range an array covers, or None (empty, or not addressable)."""
+    known = _SPANS.get(id(arr))
+    if known is not None and known[0]() is arr:
+        return known[1]
+    found = _span(arr)
+    try:
+        if len(_SPANS) >= MAX_SPANS:
+            _SPANS.clear()
+        _SPANS[id(arr)] = (weakref.ref(arr), found)
+    except TypeError:
+        pass  # not referenceable
+    return found
+
+
+def _span(arr) -> Optional[Span]:
     try:
         ptr = arr.ptr
         if not ptr or not arr.size:

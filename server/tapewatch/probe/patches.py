@@ -50,6 +50,10 @@ class Hooks:
         self.on_backward = on_backward
         self.local = threading.local()
         self.originals: dict = {}  # (owner, attribute) -> Warp's own, before the table replaced it
+        ctx = warp_seams.context_module(wp)
+        # Warp's allocating functions that fill what they allocate (their zero_()/fill_() is no one's write).
+        self.allocating = frozenset(getattr(getattr(ctx, name, None), "__code__", None) for name in
+                                    ("zeros", "full")) - {None}
 
     def guarded(self, what: str, hook: Callable[[], Any]) -> None:
         """Run a hook as the probe's own work; a bug in it becomes a TW910 finding, never the user's problem."""
@@ -409,7 +413,10 @@ def inplace(orig, h: Hooks):
 
     @functools.wraps(orig)
     def method(self, *args, **kwargs):
-        if h.standing_aside() or getattr(h.local, "inplace", False):
+        if h.standing_aside() or getattr(h.local, "inplace", False) or \
+                sys._getframe(1).f_code in h.allocating:
+            # (``wp.zeros``/``wp.full`` filling the array they just made: an allocation, not a write anyone
+            # could have read before; each ``.grad`` Warp makes comes this way too)
             return orig(self, *args, **kwargs)
         h.guarded("checking %s()" % name, lambda: h.tracker.on_zero_or_fill(self, name))
         h.local.inplace = True  # zero_() of a non-contiguous array calls fill_()

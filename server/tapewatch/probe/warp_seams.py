@@ -347,8 +347,19 @@ def scalar_type_name(dtype) -> str:
     return getattr(scalar, "__name__", "")
 
 
+_TYPE_SIZES: dict = {}  # dtype -> bytes (asked for every array of every taped launch)
+
+
 def type_size(wp, dtype) -> int:
-    return int(wp._src.types.type_size_in_bytes(dtype))
+    try:
+        return _TYPE_SIZES[dtype]
+    except (KeyError, TypeError):
+        size = int(wp._src.types.type_size_in_bytes(dtype))
+        try:
+            _TYPE_SIZES[dtype] = size
+        except TypeError:
+            pass  # not hashable: asked again next time
+        return size
 
 
 def type_repr(wp, dtype) -> str:
