@@ -49,3 +49,6 @@ FIXES.update({
 FIXES.update({
     "b23_nelson_siegel_curve_stress": ("replace", "quotes = wp.array(QUOTES * SHOCK, dtype=float)"),
 })
+FIXES.update({
+    "b24_quadrotor_altitude_capture": ("replace", "self.gains.grad.zero_()\nself.tape.backward(self.loss)"),
+})
