@@ -52,3 +52,6 @@ FIXES.update({
 FIXES.update({
     "b24_quadrotor_altitude_capture": ("replace", "self.gains.grad.zero_()\nself.tape.backward(self.loss)"),
 })
+FIXES.update({
+    "b25_heat_sink_fin_capture": ("replace", "self.design.grad.zero_()"),
+})
