@@ -55,3 +55,6 @@ FIXES.update({
 FIXES.update({
     "b25_heat_sink_fin_capture": ("replace", "self.design.grad.zero_()"),
 })
+FIXES.update({
+    "b26_footbridge_tmd_capture": ("replace", "self.states = [wp.zeros(N_SCEN, dtype=wp.vec4, requires_grad=True) for _ in range(N_STEPS + 1)]"),
+})
