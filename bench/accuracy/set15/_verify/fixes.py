@@ -58,3 +58,9 @@ FIXES.update({
 FIXES.update({
     "b26_footbridge_tmd_capture": ("replace", "self.states = [wp.zeros(N_SCEN, dtype=wp.vec4, requires_grad=True) for _ in range(N_STEPS + 1)]"),
 })
+FIXES.update({
+    "b27_irrigation_schedule_adam": ("replace", "self.tape.reset()"),
+})
+FIXES.update({
+    "b28_battery_cell_thermal_sgd": ("replace", "self.prm.grad.zero_()"),
+})
