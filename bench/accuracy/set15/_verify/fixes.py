@@ -64,3 +64,9 @@ FIXES.update({
 FIXES.update({
     "b28_battery_cell_thermal_sgd": ("replace", "self.prm.grad.zero_()"),
 })
+FIXES.update({
+    "b29_permafrost_thaw_conductivity": ("replace", "u, u_new = u_new, wp.empty_like(u_new)"),
+})
+FIXES.update({
+    "b30_arm_skinning_pose_fit": ("replace", "self.skinned = wp.zeros(N_V, dtype=wp.vec3, requires_grad=True)"),
+})
