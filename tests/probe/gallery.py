@@ -6,7 +6,8 @@ an information finding, ``# lint: TWnnn`` a static lint (see test_gallery).
 ``expect@cpu:`` / ``expect@cuda:`` hold on that device only, each with a
 sentence why (a CPU array's ``.numpy()`` is a view, a CUDA array's a copy).
 ``# tapewatch-test: warp>=1.19`` keeps a program off the oldest Warp (graph
-capture on the CPU came with 1.19).
+capture on the CPU came with 1.19); ``# tapewatch-test: cuda-only`` runs a
+program in the CUDA tier only (streams exist on CUDA devices only).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ PROGRAMS = sorted(p.name for p in GALLERY.glob("*.py") if not p.name.startswith(
 # ``expect[prog_a,prog_b]: TWnnn`` in a helper module: only for those programs; ``expect@cuda:`` on one device.
 _MARK = re.compile(r"\b(expect|note|lint)(?:@(cpu|cuda))?(?:\[([\w,]+)\])?:\s*(TW\d{3})")
 NEWEST_ONLY = "tapewatch-test: warp>=1.19"
+CUDA_ONLY = "tapewatch-test: cuda-only"  # streams: run in the CUDA tier (test_cuda.py) only
 
 
 def wanted(script: Path, device: str = "cpu"):
@@ -56,6 +58,8 @@ def runs(programs=None, prefix=""):
     newest, *older = WARP_PYTHONS
     seen: set = set()
     for program in PROGRAMS if programs is None else programs:
+        if CUDA_ONLY in (GALLERY / program).read_text():
+            continue
         yield pytest.param(newest.values[0], prefix + program, marks=newest.marks,
                            id="%s-%s" % (newest.id, program))
         if shape(program) in seen or NEWEST_ONLY in (GALLERY / program).read_text():
