@@ -31,6 +31,12 @@ EXIT_CODES = """exit status:
      option, an invalid [tool.tapewatch])"""
 
 
+def _wrap(text: str) -> str:
+    import textwrap  # noqa: PLC0415
+
+    return textwrap.fill(text, 79)
+
+
 def _timeout(text: str) -> Optional[float]:
     """``--timeout``: seconds greater than 0, or ``none`` for no limit (0 is an error, not "none")."""
     if text.strip().lower() in ("none", "inf", "infinity"):
@@ -48,8 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
         prog="tapewatch", formatter_class=raw,
-        description="Find gradient bugs in NVIDIA Warp programs: check a script, lint files, write an FD harness, "
-        "bisect a horizon, serve the language server.",
+        description=_wrap("Find gradient bugs in NVIDIA Warp programs: check a script, lint files, write an FD "
+                          "harness, bisect a horizon, serve the language server."),
         epilog=EXIT_CODES + "\n\n`tapewatch COMMAND --help` describes each command.")
     parser.add_argument("--version", action="version", version="tapewatch " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -57,9 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser(
         "check", help="run scripts with the overwrite tracker and report findings", formatter_class=raw,
         usage="tapewatch check [options] SCRIPT... [-- ARGS...]",
-        description="Run each script (or every script in a folder that records a wp.Tape) under the probe, with "
-        "every check, its lints and its FD harness, and report the findings. Defaults for the codes and the "
-        "excluded paths come from [tool.tapewatch] in the nearest pyproject.toml.",
+        description=_wrap("Run each script (or every script in a folder that records a wp.Tape) under the probe, "
+                          "with every check, its lints and its FD harness, and report the findings. Defaults for "
+                          "the codes and the excluded paths come from [tool.tapewatch] in the nearest "
+                          "pyproject.toml."),
         epilog="arguments after `--` are passed to the script as its sys.argv[1:] (one script only):\n"
         "  tapewatch check sim.py --device cpu -- --steps 10\n\n" + EXIT_CODES)
     check.add_argument("scripts", nargs="+", metavar="SCRIPT",

@@ -423,15 +423,18 @@ def load_config(ns) -> Config:
 
 def add_parser(sub) -> None:
     import argparse  # noqa: PLC0415
+    import textwrap  # noqa: PLC0415
 
     lint = sub.add_parser(
         "lint", help="run the static lints (TW3xx) on files and folders, without running them",
-        description="Run the static lints (TW3xx) on files and folders, without running them. Defaults come "
-        "from [tool.tapewatch] in the nearest pyproject.toml (select, ignore, extend-select, extend-ignore, "
-        "exclude, extend-exclude, force-exclude); the options below override it.",
-        epilog="exit status: 0 clean, 1 findings, 2 could not verify (a file that could not be read as "
-        "Python: TW911; a lint that failed: TW910) or bad usage (a missing path, an unknown code, an "
-        "invalid [tool.tapewatch])", formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=textwrap.fill(
+            "Run the static lints (TW3xx) on files and folders, without running them. Defaults come from "
+            "[tool.tapewatch] in the nearest pyproject.toml (select, ignore, extend-select, extend-ignore, "
+            "exclude, extend-exclude, force-exclude); the options below override it.", 79),
+        epilog="exit status:\n" + textwrap.indent(textwrap.fill(
+            "0 clean, 1 findings, 2 could not verify (a file that could not be read as Python: TW911; a lint "
+            "that failed: TW910) or bad usage (a missing path, an unknown code, an invalid [tool.tapewatch])",
+            77), "  "), formatter_class=argparse.RawDescriptionHelpFormatter)
     lint.add_argument("paths", nargs="*", metavar="PATH", help="files and folders (default: .)")
     lint.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     lint.add_argument("--select", action="append", metavar="CODES",
