@@ -16,6 +16,8 @@ export interface GraphMessage {
   /** Short name shown in the header (the script's file name). */
   title: string;
   result: TapeGraphResult | null;
+  /** The panel keeps this script while other files are active (the page's pin). */
+  pinned?: boolean;
 }
 
 /** Host → webview: a transient state such as "running…" or an error. */
@@ -26,9 +28,16 @@ export interface NoticeMessage {
 
 export type HostToWebview = GraphMessage | NoticeMessage;
 
-/** Webview → host: the page has loaded and wants its data. */
+/** Webview → host: the page has loaded and wants its data; `pinned` as the page last had it. */
 export interface ReadyMessage {
   type: 'ready';
+  pinned?: boolean;
+}
+
+/** Webview → host: keep this script in the panel (true) or follow the active editor again. */
+export interface PinMessage {
+  type: 'pin';
+  pinned: boolean;
 }
 
 /** Webview → host: open `path` at `line`:`column` (1-based). */
@@ -44,7 +53,7 @@ export interface RunMessage {
   type: 'run';
 }
 
-export type WebviewToHost = ReadyMessage | NavigateMessage | RunMessage;
+export type WebviewToHost = ReadyMessage | NavigateMessage | RunMessage | PinMessage;
 
 const MAX_PATH = 4096;
 
@@ -59,7 +68,9 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
   }
   switch (value.type) {
     case 'ready':
-      return { type: 'ready' };
+      return typeof value.pinned === 'boolean' ? { type: 'ready', pinned: value.pinned } : { type: 'ready' };
+    case 'pin':
+      return typeof value.pinned === 'boolean' ? { type: 'pin', pinned: value.pinned } : undefined;
     case 'run':
       return { type: 'run' };
     case 'navigate': {
@@ -90,7 +101,11 @@ export function parseHostMessage(value: unknown): HostToWebview | undefined {
     if (result === undefined) {
       return undefined;
     }
-    return { type: 'graph', uri: value.uri, title: typeof value.title === 'string' ? value.title : '', result };
+    const out: GraphMessage = { type: 'graph', uri: value.uri, title: typeof value.title === 'string' ? value.title : '', result };
+    if (typeof value.pinned === 'boolean') {
+      out.pinned = value.pinned;
+    }
+    return out;
   }
   return undefined;
 }
@@ -105,7 +120,7 @@ export function graphMentionsPath(result: TapeGraphResult | null, path: string):
     return false;
   }
   for (const tape of result.tapes) {
-    if (tape.location?.path === path || tape.nodes.some((n) => n.location?.path === path)) {
+    if (tape.location?.path === path || tape.nodes.some((n) => n.location?.path === path || n.calls.some((c) => c.path === path))) {
       return true;
     }
   }

@@ -48,6 +48,16 @@ export interface GraphNode {
   shape: number[] | null;
   dtype: string;
   finding_ids: string[];
+  /**
+   * A launch's chain of calls, innermost first: `calls[0]` is the line that called the helper that
+   * made the launch (the server resolves the probe's "f() at line N" names to files). Empty: the
+   * launch line is the user's own.
+   */
+  calls: Call[];
+}
+
+export interface Call extends Location {
+  function: string;
 }
 
 export interface GraphEdge {
@@ -71,6 +81,15 @@ export interface TapeGraphResult {
   uri: string;
   tapes: TapeGraph[];
   findings: Finding[];
+  /** The result is a kept run shown again after a reload (it holds no tapes). */
+  restored?: Restored;
+}
+
+/** A kept run shown again: when it ran (ISO, and as the user reads it) and its file. */
+export interface Restored {
+  time: string;
+  readable_time: string;
+  path: string;
 }
 
 export type RunStatus = 'ok' | 'findings' | 'failed' | 'cancelled';
@@ -91,6 +110,20 @@ export interface RunSummary {
   tapes: number;
   /** Why the run failed (or the script raised); null otherwise. */
   failure: RunFailure | null;
+  /** Per-launch checks (TW404): how many launches were checked and skipped; null when off or unknown. */
+  launch_checks: LaunchChecks | null;
+  /** The kept run this summary restores after a reload (no new run happened). */
+  restored?: Restored;
+  /** Why the run could not be kept under .tapewatch/runs (a read-only or full disk). */
+  evidence_error?: string;
+}
+
+export interface LaunchChecks {
+  checked: number;
+  passed: number;
+  failed: number;
+  inconclusive: number;
+  skipped: number;
 }
 
 /** The summary's `failure`: a TW9xx code, one line, and the place when it is a file on disk. */
@@ -191,7 +224,28 @@ export function parseGraphNode(value: unknown): GraphNode | undefined {
     shape,
     dtype: str(value.dtype),
     finding_ids: strings(value.finding_ids),
+    calls: Array.isArray(value.calls) ? defined(value.calls.map(parseCall)) : [],
   };
+}
+
+function parseCall(value: unknown): Call | undefined {
+  const loc = parseLocation(value);
+  return loc && isObject(value) ? { ...loc, function: str(value.function) } : undefined;
+}
+
+export function parseRestored(value: unknown): Restored | undefined {
+  if (!isObject(value) || typeof value.time !== 'string') {
+    return undefined;
+  }
+  return { time: value.time, readable_time: str(value.readable_time, value.time), path: str(value.path) };
+}
+
+function parseLaunchChecks(value: unknown): LaunchChecks | null {
+  if (!isObject(value)) {
+    return null;
+  }
+  const n = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0);
+  return { checked: n(value.checked), passed: n(value.passed), failed: n(value.failed), inconclusive: n(value.inconclusive), skipped: n(value.skipped) };
 }
 
 export function parseGraphEdge(value: unknown): GraphEdge | undefined {
@@ -228,11 +282,16 @@ export function parseTapeGraphResult(value: unknown): TapeGraphResult | null | u
   if (!isObject(value) || !Array.isArray(value.tapes)) {
     return undefined;
   }
-  return {
+  const out: TapeGraphResult = {
     uri: str(value.uri),
     tapes: defined(value.tapes.map(parseTapeGraph)),
     findings: defined((Array.isArray(value.findings) ? value.findings : []).map(parseFinding)),
   };
+  const restored = parseRestored(value.restored);
+  if (restored) {
+    out.restored = restored;
+  }
+  return out;
 }
 
 const RUN_STATUSES: readonly RunStatus[] = ['ok', 'findings', 'failed', 'cancelled'];
@@ -248,7 +307,7 @@ export function parseRunSummary(value: unknown): RunSummary | undefined {
     counts[s] = typeof n === 'number' && n >= 0 ? n : 0;
   }
   const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-  return {
+  const out: RunSummary = {
     uri: str(value.uri),
     status: value.status as RunStatus,
     warp_version: str(value.warp_version),
@@ -260,7 +319,16 @@ export function parseRunSummary(value: unknown): RunSummary | undefined {
     lints: num(value.lints) ?? 0,
     tapes: num(value.tapes) ?? 0,
     failure: parseRunFailure(value.failure),
+    launch_checks: parseLaunchChecks(value.launch_checks),
   };
+  const restored = parseRestored(value.restored);
+  if (restored) {
+    out.restored = restored;
+  }
+  if (typeof value.evidence_error === 'string' && value.evidence_error !== '') {
+    out.evidence_error = value.evidence_error.split('\n')[0].slice(0, 300);
+  }
+  return out;
 }
 
 /** Older servers send no `failure`: that reads as null, like a malformed one. */
@@ -318,6 +386,53 @@ export interface CompareResult {
   counts: { new: number; fixed: number; unchanged: number };
   /** Kept runs of the script, when there were fewer than two. */
   runs?: number;
+  /** The two runs compared, with readable times. */
+  before?: { path: string; readable_time: string };
+  after?: { path: string; readable_time: string };
+}
+
+/** One kept run in `tapewatch.listRuns` (newest first). */
+export interface KeptRun {
+  path: string;
+  time: string;
+  readable_time: string;
+  status: string;
+  counts: Record<Severity, number>;
+  has_findings: boolean;
+  warp_version: string;
+  device: string;
+  /** The script is the same now as when this run was kept. */
+  current: boolean;
+}
+
+export function parseKeptRuns(value: unknown): KeptRun[] | undefined {
+  if (!isObject(value) || !Array.isArray(value.runs)) {
+    return undefined;
+  }
+  const out: KeptRun[] = [];
+  for (const r of value.runs) {
+    if (!isObject(r) || typeof r.path !== 'string' || r.path === '') {
+      continue;
+    }
+    const rawCounts = isObject(r.counts) ? r.counts : {};
+    const counts = {} as Record<Severity, number>;
+    for (const s of SEVERITIES) {
+      const n = rawCounts[s];
+      counts[s] = typeof n === 'number' && n >= 0 ? n : 0;
+    }
+    out.push({
+      path: r.path,
+      time: str(r.time),
+      readable_time: str(r.readable_time, str(r.time)),
+      status: str(r.status),
+      counts,
+      has_findings: r.has_findings === true,
+      warp_version: str(r.warp_version),
+      device: str(r.device),
+      current: r.current === true,
+    });
+  }
+  return out;
 }
 
 export function parseCompareResult(value: unknown): CompareResult | undefined {
@@ -332,6 +447,12 @@ export function parseCompareResult(value: unknown): CompareResult | undefined {
   };
   if (typeof value.runs === 'number') {
     out.runs = value.runs;
+  }
+  for (const side of ['before', 'after'] as const) {
+    const v = value[side];
+    if (isObject(v) && typeof v.path === 'string') {
+      out[side] = { path: v.path, readable_time: str(v.readable_time, str(v.time)) };
+    }
   }
   return out;
 }

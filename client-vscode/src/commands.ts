@@ -5,7 +5,7 @@
  */
 
 import * as path from 'node:path';
-import { Commands, ServerCommands } from './common/constants';
+import { Commands, CONTEXT_KEYS, ServerCommands } from './common/constants';
 import { errorText } from './common/logging';
 import { progressConverter, type LspProgress } from './common/progress';
 import { isCancellation, type ServerConnection } from './common/server';
@@ -18,15 +18,17 @@ import {
   parseCompareResult,
   parseDeviceList,
   parseHarnessResult,
+  parseKeptRuns,
   parseRunSummary,
   type BisectResult,
+  type KeptRun,
   type RunSummary,
 } from '../shared/protocol';
 import { deviceNameProblem, devicePick, type DeviceAnswer } from './devicePick';
 import { openSetting, selectInterpreter } from './fixes';
-import { bisectToast, compareStatus, knobProblem } from './investigate';
+import { bisectToast, compareChoices, compareStatus, knobProblem } from './investigate';
 import type { ReportDocuments } from './reports';
-import { runToast, type Toast, type ToastAction } from './runToast';
+import { parseNotifyLevel, runToast, type Toast, type ToastAction } from './runToast';
 import type { StatusBar } from './statusBar';
 import { describeSummary } from './statusModel';
 
@@ -54,7 +56,8 @@ export class TapewatchCommands {
       vsapi.registerCommand(Commands.clearDiagnostics, (arg) => this.clearDiagnostics(arg)),
       vsapi.registerCommand(Commands.clearAllDiagnostics, () => this.clearDiagnostics('all')),
       vsapi.registerCommand(Commands.bisect, (arg, knob) => this.bisect(arg, knob)),
-      vsapi.registerCommand(Commands.compareWithPrevious, (arg) => this.compareWithPrevious(arg)),
+      vsapi.registerCommand(Commands.compareWithPrevious, (arg, before) => this.compareWithPrevious(arg, before)),
+      vsapi.registerCommand(Commands.showOutput, () => this.deps.log.show(true)),
       this.deps.server.onRunFinished((params) => this.onRunFinished(params)),
     ];
   }
@@ -71,6 +74,7 @@ export class TapewatchCommands {
     const file = path.basename(uri.fsPath);
     this.inFlight.add(key);
     this.deps.status.update({ running: file });
+    void this.deps.graph.running(uri);
     try {
       const result = await this.withProgress(`Tapewatch: verifying ${file}`, ServerCommands.runVerification, [key]);
       const summary = parseRunSummary(result);
@@ -197,15 +201,37 @@ export class TapewatchCommands {
     }
   }
 
-  /** The script's two newest kept runs compared (new, fixed, unchanged, FD errors), as a rendered report. Reads only. */
-  async compareWithPrevious(arg?: unknown): Promise<vsapi.Uri | undefined> {
+  /**
+   * Compare two kept runs of the script (new, fixed, unchanged, FD errors) as a rendered report: the
+   * newest against one the user picks from the kept runs, by default the last one that had findings.
+   * `before`: a kept run's path (skips the picker). Reads only.
+   */
+  async compareWithPrevious(arg?: unknown, before?: unknown): Promise<vsapi.Uri | undefined> {
     const uri = await this.targetScript(arg);
     if (!uri) {
       return undefined;
     }
     const file = path.basename(uri.fsPath);
     try {
-      const result = parseCompareResult(await this.deps.server.executeCommand(ServerCommands.compareWithPrevious, [uri.toString()]));
+      const args: unknown[] = [uri.toString()];
+      if (typeof before === 'string' && before !== '') {
+        args.push(before);
+      } else {
+        const runs = parseKeptRuns(await this.deps.server.executeCommand(ServerCommands.listRuns, [uri.toString()]));
+        if (runs && runs.length >= 2) {
+          const choice = compareChoices(runs);
+          const picked = await vsapi.pickWithActive(choice.items, {
+            title: `Tapewatch: compare the last run of ${file} (${choice.newest}) with…`,
+            placeholder: 'A kept run of this script (.tapewatch/runs); the default is the last one that had findings',
+            active: choice.items[choice.defaultIndex],
+          });
+          if (!picked) {
+            return undefined;
+          }
+          args.push((picked as { run: KeptRun }).run.path, runs[0].path);
+        }
+      }
+      const result = parseCompareResult(await this.deps.server.executeCommand(ServerCommands.compareWithPrevious, args));
       if (!result) {
         throw new Error('the server answered with an unknown comparison');
       }
@@ -258,11 +284,21 @@ export class TapewatchCommands {
 
   private finished(uri: vsapi.Uri, summary: RunSummary, asked: boolean): void {
     const file = path.basename(uri.fsPath);
-    this.deps.status.finished(file, summary);
+    this.deps.status.finished(uri, summary);
     void this.deps.graph.refresh(uri);
+    if (summary.restored) {
+      this.deps.log.info(`${file}: restored the run kept at ${summary.restored.readable_time} (${describeSummary(summary)}): the script is unchanged since.`);
+      vsapi.setStatusBarMessage(`Tapewatch: ${file}: restored the run kept at ${summary.restored.readable_time}`, 8000);
+      return;
+    }
     const why = summary.failure ? `: ${summary.failure.code} ${summary.failure.message}` : '';
     this.deps.log.info(`Run of ${file}: ${describeSummary(summary)}${why}`);
-    const toast = asked ? runToast(file, summary) : undefined;
+    if (summary.status !== 'failed' && summary.status !== 'cancelled') {
+      // The walkthrough's "Run verification" step completes on a run that verified something.
+      void vsapi.setContext(CONTEXT_KEYS.verified, true);
+    }
+    const level = parseNotifyLevel(vsapi.getConfiguration(SECTION, uri).get('showNotifications'));
+    const toast = runToast(file, summary, level, asked ? 'command' : 'save');
     if (toast) {
       this.toast(toast, uri);
     }

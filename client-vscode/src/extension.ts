@@ -11,6 +11,7 @@ import { checkInterpreterOnStart } from './interpreterCheck';
 import * as vsapi from './common/vscodeapi';
 import { TapeGraphPanel } from './graph/panel';
 import { ReportDocuments } from './reports';
+import { ServerStatus } from './serverStatus';
 import { StatusBar } from './statusBar';
 import { welcomeOnFirstActivation } from './welcome';
 
@@ -25,6 +26,7 @@ export async function activate(context: vsapi.ExtensionContext): Promise<void> {
   const connection = new ServerConnection(context, log);
   server = connection;
   const status = new StatusBar(configuredDevice());
+  const serverStatus = new ServerStatus();
   // The view's "Run verification" button calls back into the commands (only after activation).
   const graph: TapeGraphPanel = new TapeGraphPanel(context, connection, log, (uri) => void commands.runVerification(uri));
   const reports = new ReportDocuments(log);
@@ -33,10 +35,25 @@ export async function activate(context: vsapi.ExtensionContext): Promise<void> {
   context.subscriptions.push(
     log,
     status,
+    serverStatus,
     reports,
     ...commands.register(),
-    checkInterpreterOnStart(connection, log),
-    connection.onDidChangeState(() => status.update({ serverDown: connection.startError })),
+    checkInterpreterOnStart(connection, log, (result) => {
+      serverStatus.update({ warp: 'error' in result ? { error: result.error } : { version: result.version, devices: result.devices } });
+      if (!('error' in result)) {
+        status.clearFailures(); // a run that failed for want of Warp no longer speaks for the file
+      }
+    }),
+    connection.onDidChangeState(() => {
+      status.update({ serverDown: connection.startError });
+      const phase = connection.phase;
+      serverStatus.update({
+        phase,
+        interpreter: connection.serverInterpreter,
+        error: connection.startError,
+        ...(phase === 'starting' ? { warp: undefined } : {}),
+      });
+    }),
     vsapi.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(`${SECTION}.device`)) {
         status.update({ device: configuredDevice() });

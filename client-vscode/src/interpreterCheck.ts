@@ -6,7 +6,7 @@
  * server, and the check runs then.
  */
 
-import { ServerCommands } from './common/constants';
+import { CONTEXT_KEYS, ServerCommands } from './common/constants';
 import { errorText } from './common/logging';
 import type { ServerConnection } from './common/server';
 import * as vsapi from './common/vscodeapi';
@@ -14,11 +14,30 @@ import { openSetting, selectInterpreter } from './fixes';
 import { parseDeviceList } from '../shared/protocol';
 import { interpreterToast } from './runToast';
 
-export function checkInterpreterOnStart(server: ServerConnection, log: vsapi.LogOutputChannel): vsapi.Disposable {
-  return server.onDidStart(() => void check(server, log));
+/** What a check found: Warp's version and devices, or why the interpreter cannot import it. */
+export type CheckResult = { interpreter?: string; version: string; devices: string[] } | { interpreter?: string; error: string };
+
+/**
+ * `onResult` hears every check's outcome (the language status item shows it). A
+ * check that finds Warp right after one that did not (the user fixed the
+ * interpreter) says so once: nothing else would confirm the fix.
+ */
+export function checkInterpreterOnStart(server: ServerConnection, log: vsapi.LogOutputChannel, onResult: (result: CheckResult) => void = () => undefined): vsapi.Disposable {
+  let lastFailed = false;
+  return server.onDidStart(
+    () =>
+      void check(server, log, (result) => {
+        onResult(result);
+        const failed = 'error' in result;
+        if (lastFailed && !failed) {
+          void vsapi.showInformationMessage(`Tapewatch: ${result.interpreter ?? 'the interpreter'} has Warp ${result.version || '?'} (${result.devices.join(', ') || 'no devices'}): ready to run verification.`);
+        }
+        lastFailed = failed;
+      }),
+  );
 }
 
-async function check(server: ServerConnection, log: vsapi.LogOutputChannel): Promise<void> {
+async function check(server: ServerConnection, log: vsapi.LogOutputChannel, report: (result: CheckResult) => void): Promise<void> {
   if (!vsapi.isTrusted()) {
     return;
   }
@@ -35,8 +54,12 @@ async function check(server: ServerConnection, log: vsapi.LogOutputChannel): Pro
   const interpreter = server.interpreterFor(undefined);
   if (!list.error) {
     log.info(`Interpreter check: ${interpreter ?? 'the interpreter'} has Warp ${list.warp_version || '?'} (${list.devices.join(', ') || 'no devices'}).`);
+    void vsapi.setContext(CONTEXT_KEYS.interpreterReady, true);
+    report({ interpreter, version: list.warp_version, devices: list.devices });
     return;
   }
+  void vsapi.setContext(CONTEXT_KEYS.interpreterReady, false);
+  report({ interpreter, error: list.error });
   const toast = interpreterToast(interpreter, list.error, server.interpreterSource === 'path');
   log.warn(toast.message);
   const pick = await vsapi.showWarningMessage(toast.message, ...toast.actions.map((a) => a.title));

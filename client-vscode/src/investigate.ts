@@ -5,7 +5,7 @@
  * shows them.
  */
 
-import type { BisectResult, CompareResult } from '../shared/protocol';
+import type { BisectResult, CompareResult, KeptRun } from '../shared/protocol';
 import type { Toast } from './runToast';
 import { plural } from './statusModel';
 
@@ -76,5 +76,41 @@ export function compareStatus(file: string, result: CompareResult): string {
     return `Tapewatch: ${file} has ${plural(result.runs ?? 0, 'kept run')}; two are needed to compare`;
   }
   const c = result.counts;
-  return `Tapewatch: ${file} against its previous run: ${c.new} new, ${c.fixed} fixed, ${c.unchanged} unchanged`;
+  const against = result.before ? `the run of ${result.before.readable_time}` : 'its previous run';
+  return `Tapewatch: ${file} against ${against}: ${c.new} new, ${c.fixed} fixed, ${c.unchanged} unchanged`;
+}
+
+export interface RunItem {
+  label: string;
+  description: string;
+  detail: string;
+  run: KeptRun;
+}
+
+/** "2 warnings" / "no findings" / "failed" of a kept run. */
+function keptCounts(run: KeptRun): string {
+  if (run.status === 'failed') {
+    return 'failed';
+  }
+  const parts = (['error', 'warning', 'information'] as const).filter((k) => run.counts[k] > 0).map((k) => plural(run.counts[k], k === 'information' ? 'info' : k));
+  return parts.length ? parts.join(', ') : 'no findings';
+}
+
+/**
+ * The picker of Compare with Previous Run: the kept runs before the newest (`runs`, newest first),
+ * each by its readable time and counts; active at first the last one that had findings (an error
+ * or a warning), else the one before the newest.
+ */
+export function compareChoices(runs: KeptRun[]): { items: RunItem[]; defaultIndex: number; newest: string } {
+  const items = runs.slice(1).map((run) => ({
+    label: run.readable_time,
+    description: keptCounts(run),
+    detail: [run.device && `on ${run.device}`, run.warp_version && `Warp ${run.warp_version}`, run.current ? '' : 'the script has changed since'].filter(Boolean).join(' · '),
+    run,
+  }));
+  const found = items.findIndex((item) => item.run.has_findings);
+  if (found >= 0) {
+    items[found].description += ' — the last run with findings';
+  }
+  return { items, defaultIndex: Math.max(0, found), newest: runs[0] ? `${runs[0].readable_time}, ${keptCounts(runs[0])}` : '' };
 }

@@ -6,7 +6,7 @@
  */
 
 import type { RunSummary } from '../shared/protocol';
-import { describeSummary } from './statusModel';
+import { describeSummary, plural } from './statusModel';
 
 export type ToastAction =
   | { title: 'Select Interpreter'; kind: 'selectInterpreter' }
@@ -43,24 +43,61 @@ export function fixesFor(code: string, place?: { path?: string; line?: number })
   }
 }
 
-/** The toast for a finished run of `file`; undefined when there is nothing to say (clean, cancelled). */
-export function runToast(file: string, summary: RunSummary): Toast | undefined {
-  if (summary.status === 'cancelled') {
-    return undefined; // the user cancelled it; the status bar keeps what it found
+/** `tapewatch.showNotifications`: which finished runs end in a notification (as the python-tools extensions have). */
+export type NotifyLevel = 'off' | 'onError' | 'onWarning' | 'always';
+
+export const NOTIFY_LEVELS: readonly NotifyLevel[] = ['off', 'onError', 'onWarning', 'always'];
+
+export function parseNotifyLevel(value: unknown): NotifyLevel {
+  return NOTIFY_LEVELS.includes(value as NotifyLevel) ? (value as NotifyLevel) : 'always';
+}
+
+/** "3 launches checked, 1 skipped" (per-launch checks), or '' when they did not run. */
+function launchText(s: RunSummary): string {
+  const c = s.launch_checks;
+  if (!c || c.checked + c.skipped === 0) {
+    return '';
   }
+  return `${c.checked} launch${c.checked === 1 ? '' : 'es'} checked, ${c.skipped} skipped`;
+}
+
+/**
+ * The notification that ends a finished run of `file`; undefined when there is nothing to say
+ * (cancelled) or the setting leaves it out. Every run the user asked for says how it ended, a
+ * clean one too ("no gradient bugs found"); VS Code keeps each in the notification centre after
+ * its toast hides. `origin` 'save': a run on save, whose clean result the status bar shows
+ * (a notification at every save would be noise). A failure is always said: it needs a fix.
+ */
+export function runToast(file: string, summary: RunSummary, level: NotifyLevel = 'always', origin: 'command' | 'save' = 'command'): Toast | undefined {
+  if (summary.status === 'cancelled' || summary.restored) {
+    return undefined; // the user cancelled it (the status bar keeps what it found); a restore is no new run
+  }
+  const kept = summary.evidence_error ? ` The run could not be kept (.tapewatch/runs): ${summary.evidence_error}.` : '';
   const failure = summary.failure;
-  if (failure) {
-    // Also a script that raised after reporting findings: the exception is what to fix first.
-    const text = failure.message ? `${failure.code} ${failure.message}` : failure.code;
-    return { level: 'error', message: `Tapewatch: ${file}: ${text}`, actions: fixesFor(failure.code, failure) };
-  }
-  if (summary.status === 'failed') {
+  if (summary.status === 'failed' || failure) {
+    if (failure) {
+      // Also a script that raised after reporting findings: the exception is what to fix first.
+      const text = failure.message ? `${failure.code} ${failure.message}` : failure.code;
+      return { level: 'error', message: `Tapewatch: ${file}: ${text}`, actions: fixesFor(failure.code, failure) };
+    }
     return { level: 'error', message: `Tapewatch: the run of ${file} ${describeSummary(summary)}.`, actions: [SHOW_OUTPUT] };
   }
-  if (summary.status === 'findings') {
-    return { level: 'information', message: `Tapewatch: ${file}: ${describeSummary(summary)}.`, actions: [{ title: 'Show Tape Graph', kind: 'showGraph' }] };
+  const c = summary.counts;
+  const tone: Toast['level'] = c.error > 0 ? 'error' : c.warning > 0 ? 'warning' : 'information';
+  const wanted =
+    level === 'always' ? (origin === 'save' ? tone !== 'information' : true) : level === 'onWarning' ? tone !== 'information' : level === 'onError' ? tone === 'error' : false;
+  if (!wanted) {
+    return undefined;
   }
-  return undefined;
+  const graph: ToastAction = { title: 'Show Tape Graph', kind: 'showGraph' };
+  if (tone === 'information') {
+    const details = [launchText(summary), c.information ? `${plural(c.information, 'info')} (see the Problems panel)` : '', summary.seconds !== null ? `${summary.seconds.toFixed(1)} s` : '']
+      .filter(Boolean)
+      .join(', ');
+    return { level: 'information', message: `Tapewatch: no gradient bugs found in ${file}${details ? `: ${details}` : ''}.${kept}`, actions: summary.tapes ? [graph] : [] };
+  }
+  const launches = launchText(summary);
+  return { level: tone, message: `Tapewatch: ${file}: ${describeSummary(summary)}${launches ? `; ${launches}` : ''}.${kept}`, actions: [graph] };
 }
 
 /**

@@ -1,17 +1,43 @@
 /**
- * What the status bar item says: the device and the last run's result.
- * Pure (text in, text out) so it is unit-tested; `statusBar.ts` shows it.
+ * What the status bar item says: the device, and the problems of the file in
+ * front of you. Pure (text in, text out) so it is unit-tested; `statusBar.ts`
+ * shows it.
+ *
+ * The number is the Problems panel's count of Tapewatch's diagnostics for the
+ * active file (errors, warnings and infos: the panel leaves hints out), whatever
+ * ran last; the tooltip says when that file last ran ("last run: train.py,
+ * 14:02:31"), or that its results were restored from a kept run after a reload.
  */
 
-import type { RunSummary } from '../shared/protocol';
+import type { RunSummary, Severity } from '../shared/protocol';
+
+/** The last run of one file, as the status bar remembers it. */
+export interface LastRun {
+  file: string;
+  summary: RunSummary;
+  /** When it finished (ms since the epoch); a restored run: when it was kept. */
+  when: number;
+}
+
+/** The file in front of you. */
+export interface ActiveFile {
+  file: string;
+  /** Tapewatch's diagnostics of this file, by severity (what the Problems panel lists for it). */
+  counts: Record<Exclude<Severity, 'hint'>, number>;
+  last?: LastRun;
+}
 
 export interface StatusState {
   device: string;
   /** The server failed to start or is not running. */
   serverDown?: string;
+  /** A run in progress (a file name). */
   running?: string;
-  last?: { file: string; summary: RunSummary };
+  /** The active editor's file when it is a Python file; undefined otherwise. */
+  active?: ActiveFile;
   trusted: boolean;
+  /** Now (ms), for "today" in the tooltip's times. */
+  now?: number;
 }
 
 export interface StatusView {
@@ -28,7 +54,7 @@ export function plural(n: number, word: string): string {
 /**
  * What the Problems panel lists for a run: every severity it shows. `findings`
  * would leave the run's static lints out, and VS Code's Problems panel leaves
- * hints out, so the status bar, the toast and the panel agree on this number.
+ * hints out, so the toast and the panel agree on this number.
  */
 export function problemCount(s: RunSummary): number {
   return s.counts.error + s.counts.warning + s.counts.information;
@@ -45,13 +71,26 @@ export function describeSummary(s: RunSummary): string {
       return total ? `cancelled, ${plural(total, 'finding')} so far` : 'cancelled';
     case 'failed':
       return `failed${s.exit_code !== null ? ` (exit code ${s.exit_code})` : ''}${seconds}`;
-    case 'findings': {
-      const parts = (['error', 'warning', 'information'] as const)
-        .filter((k) => s.counts[k] > 0)
-        .map((k) => plural(s.counts[k], k === 'information' ? 'info' : k));
-      return `${plural(total, 'finding')}${parts.length ? ` (${parts.join(', ')})` : ''}${seconds}`;
-    }
+    case 'findings':
+      return `${plural(total, 'finding')}${countsText(s.counts)}${seconds}`;
   }
+}
+
+function countsText(counts: Record<Severity, number>): string {
+  const parts = (['error', 'warning', 'information'] as const).filter((k) => counts[k] > 0).map((k) => plural(counts[k], k === 'information' ? 'info' : k));
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+/** A time as the user reads it: "14:02:31" today, else "2024-05-01 14:02". Local time. */
+export function whenText(when: number, now: number = Date.now()): string {
+  const d = new Date(when);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const today = new Date(now);
+  if (d.getFullYear() === today.getFullYear() && d.getMonth() === today.getMonth() && d.getDate() === today.getDate()) {
+    return `${time}:${pad(d.getSeconds())}`;
+  }
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
 }
 
 export function statusView(state: StatusState): StatusView {
@@ -61,6 +100,7 @@ export function statusView(state: StatusState): StatusView {
   let icon = '$(beaker)';
   let result = '';
   let tone: StatusView['tone'] = 'normal';
+  const active = state.active;
 
   if (state.serverDown) {
     icon = '$(error)';
@@ -69,25 +109,43 @@ export function statusView(state: StatusState): StatusView {
   } else if (state.running) {
     icon = '$(sync~spin)';
     lines.push(`Running ${state.running}…`);
-  } else if (state.last) {
-    const s = state.last.summary;
-    const where = [s.device && `on ${s.device}`, s.warp_version && `with Warp ${s.warp_version}`].filter(Boolean).join(' ');
-    const cause = s.failure ? `: ${s.failure.code} ${s.failure.message}` : '';
-    lines.push(`Last run of ${state.last.file}${where ? ` ${where}` : ''}: ${describeSummary(s)}${cause}`);
-    const total = problemCount(s);
-    if (s.status === 'failed') {
+  }
+  if (active && !state.serverDown) {
+    const c = active.counts;
+    const total = c.error + c.warning + c.information;
+    const last = active.last;
+    const s = last?.summary;
+    lines.push(
+      `${active.file}: ${plural(total, 'problem')}${countsText({ ...c, hint: 0 })} from Tapewatch in the Problems panel`,
+    );
+    if (last && s) {
+      const where = [s.device && `on ${s.device}`, s.warp_version && `with Warp ${s.warp_version}`].filter(Boolean).join(' ');
+      const cause = s.failure ? `: ${s.failure.code} ${s.failure.message}` : '';
+      const when = whenText(last.when, state.now);
+      lines.push(
+        s.restored
+          ? `last run: ${last.file}, ${s.restored.readable_time || when} — restored from the kept run (the script is unchanged since)${where ? `, ${where}` : ''}: ${describeSummary(s)}`
+          : `last run: ${last.file}, ${when}${where ? ` ${where}` : ''}: ${describeSummary(s)}${cause}`,
+      );
+    } else {
+      lines.push(`No run of ${active.file} yet.`);
+    }
+    const restored = s?.restored ? ' $(history)' : '';
+    if (s?.status === 'failed') {
       result = ' $(error) failed';
       tone = 'error';
-    } else if (s.status === 'cancelled') {
+    } else if (s?.status === 'cancelled' && !state.running) {
       result = ` $(circle-slash)${total ? ` ${total}` : ''}`;
-    } else if (s.counts.error > 0) {
-      result = ` $(error) ${total}`;
+    } else if (c.error > 0) {
+      result = `${restored} $(error) ${total}`;
       tone = 'error';
-    } else if (s.counts.warning > 0) {
-      result = ` $(warning) ${total}`;
+    } else if (c.warning > 0) {
+      result = `${restored} $(warning) ${total}`;
       tone = 'warning';
-    } else {
-      result = total ? ` $(info) ${total}` : ' $(check)';
+    } else if (total > 0) {
+      result = `${restored} $(info) ${total}`;
+    } else if (s) {
+      result = `${restored} $(check)`;
     }
   }
   if (!state.trusted) {

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { parseBisectResult, parseCompareResult, type BisectResult } from '../shared/protocol';
+import { parseBisectResult, parseCompareResult, type BisectResult, type KeptRun } from '../shared/protocol';
 import { Commands } from '../src/common/constants';
-import { bisectToast, compareStatus, firstSentence, knobProblem, reportPath } from '../src/investigate';
+import { bisectToast, compareChoices, compareStatus, firstSentence, knobProblem, reportPath } from '../src/investigate';
 
 /** The server's TW410 message (server/tapewatch/bisect.py), numbers and all. */
 const TW410 =
@@ -91,5 +91,35 @@ describe('package.json for the investigation commands', () => {
     const titles = Object.fromEntries(manifest.contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title]));
     assert.equal(titles[Commands.bisect], 'Bisect Horizon');
     assert.equal(titles[Commands.compareWithPrevious], 'Compare with Previous Run');
+  });
+});
+
+describe('Compare with Previous Run: the picker of kept runs', () => {
+  const run = (path: string, readable: string, counts: Partial<Record<'error' | 'warning' | 'information', number>>, current = true): KeptRun => ({
+    path,
+    time: readable,
+    readable_time: readable,
+    status: counts.error || counts.warning ? 'findings' : 'ok',
+    counts: { error: 0, warning: 0, information: 0, hint: 0, ...counts },
+    has_findings: Boolean(counts.error || counts.warning),
+    warp_version: '1.19.0',
+    device: 'cpu',
+    current,
+  });
+
+  it('lists the runs before the newest, the last one with findings active', () => {
+    const runs = [run('/c', '2026-05-01 14:03:00', {}), run('/b', '2026-05-01 14:02:00', { information: 1 }), run('/a', '2026-05-01 14:01:00', { warning: 2 }, false)];
+    const choice = compareChoices(runs);
+    assert.equal(choice.newest, '2026-05-01 14:03:00, no findings');
+    assert.deepEqual(
+      choice.items.map((i) => [i.label, i.description, i.detail]),
+      [
+        ['2026-05-01 14:02:00', '1 info', 'on cpu · Warp 1.19.0'],
+        ['2026-05-01 14:01:00', '2 warnings — the last run with findings', 'on cpu · Warp 1.19.0 · the script has changed since'],
+      ],
+    );
+    assert.equal(choice.defaultIndex, 1);
+    // None with findings: the one before the newest.
+    assert.equal(compareChoices([run('/b', 'b', {}), run('/a', 'a', {})]).defaultIndex, 0);
   });
 });

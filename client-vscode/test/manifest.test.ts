@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { Commands, ServerCommands } from '../src/common/constants';
-import { SETTING_KEYS } from '../src/common/settings';
+import { CLIENT_SETTING_KEYS, SETTING_KEYS } from '../src/common/settings';
 
 const ROOT = path.join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -24,9 +24,29 @@ describe('package.json (the extension manifest)', () => {
     assert.equal(contributed.some((c) => c === String(ServerCommands.listDevices)), false);
   });
 
-  it('contributes exactly the settings the client sends', () => {
+  it('contributes exactly the settings the client sends and the ones it reads itself', () => {
     const keys = Object.keys(manifest.contributes.configuration.properties).sort();
-    assert.deepEqual(keys, SETTING_KEYS.map((k) => `tapewatch.${k}`).sort());
+    assert.deepEqual(keys, [...SETTING_KEYS, ...CLIENT_SETTING_KEYS].map((k) => `tapewatch.${k}`).sort());
+  });
+
+  it('orders the settings: the interpreter and the device first, then the notifications', () => {
+    const props: Record<string, { order?: number }> = manifest.contributes.configuration.properties;
+    const byOrder = Object.entries(props).sort(([, a], [, b]) => (a.order ?? 99) - (b.order ?? 99)).map(([k]) => k);
+    assert.ok(Object.values(props).every((p) => typeof p.order === 'number'), 'every setting has an order');
+    assert.deepEqual(byOrder.slice(0, 3), ['tapewatch.interpreter', 'tapewatch.device', 'tapewatch.showNotifications']);
+    assert.deepEqual(props['tapewatch.showNotifications'], { ...props['tapewatch.showNotifications'], type: 'string', enum: ['off', 'onError', 'onWarning', 'always'], default: 'always' });
+  });
+
+  it('contributes Tapewatch: Show Output', () => {
+    const cmd = manifest.contributes.commands.find((c: { command: string }) => c.command === 'tapewatch.showOutput');
+    assert.equal(`${cmd.category}: ${cmd.title}`, 'Tapewatch: Show Output');
+  });
+
+  it('ticks the walkthrough\'s steps on what really happened (an interpreter with Warp, a run that verified)', () => {
+    const steps: { id: string; completionEvents: string[] }[] = manifest.contributes.walkthroughs[0].steps;
+    const events = (id: string) => steps.find((s) => s.id === id)?.completionEvents;
+    assert.ok(events('interpreter')?.includes('onContext:tapewatch.interpreterReady'));
+    assert.deepEqual(events('run'), ['onContext:tapewatch.verified']);
   });
 
   it('declares limited support for untrusted workspaces and none for virtual ones', () => {

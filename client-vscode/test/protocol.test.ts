@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseDeviceList, parseFinding, parseRunSummary, parseTapeGraphResult } from '../shared/protocol';
+import { parseDeviceList, parseFinding, parseKeptRuns, parseRunSummary, parseTapeGraphResult } from '../shared/protocol';
 import { loadFixture } from './fixture';
 
 describe('server JSON', () => {
@@ -35,10 +35,32 @@ describe('server JSON', () => {
       tapes: [{ id: 't', nodes: [{ id: 'n', kind: 'weird', label: 3 }, { kind: 'launch' }, null], edges: [{ source: 'a' }] }],
     });
     assert.deepEqual(r?.tapes[0].nodes, [
-      { id: 'n', kind: 'func', label: '', location: null, requires_grad: null, names: [], shape: null, dtype: '', finding_ids: [] },
+      { id: 'n', kind: 'func', label: '', location: null, requires_grad: null, names: [], shape: null, dtype: '', finding_ids: [], calls: [] },
     ]);
     assert.deepEqual(r?.tapes[0].edges, []);
     assert.equal(r?.tapes[0].label, 't');
+  });
+
+  it('reads launch calls, a restored run and kept runs; drops what does not fit', () => {
+    const r = parseTapeGraphResult({
+      uri: 'u',
+      restored: { time: '2026-05-01T12:00:00+00:00', readable_time: '2026-05-01 14:00:00', path: '/p/k.json' },
+      tapes: [{ id: 't', nodes: [{ id: 'l1', kind: 'launch', calls: [{ path: '/p/s.py', line: 54, column: 9, function: 'step' }, { path: '', line: 1 }, 'x'] }] }],
+    });
+    assert.deepEqual(r?.tapes[0].nodes[0].calls, [{ path: '/p/s.py', line: 54, column: 9, function: 'step' }]);
+    assert.equal(r?.restored?.readable_time, '2026-05-01 14:00:00');
+    assert.equal(parseTapeGraphResult({ uri: 'u', tapes: [], restored: { time: 5 } })?.restored, undefined);
+    const runs = parseKeptRuns({
+      runs: [
+        { path: '/p/a.json', time: 't', readable_time: 'T', status: 'findings', counts: { error: 1, warning: 'x' }, has_findings: true, current: true },
+        { path: '' },
+        'junk',
+      ],
+    });
+    assert.deepEqual(runs, [
+      { path: '/p/a.json', time: 't', readable_time: 'T', status: 'findings', counts: { error: 1, warning: 0, information: 0, hint: 0 }, has_findings: true, warp_version: '', device: '', current: true },
+    ]);
+    assert.equal(parseKeptRuns({}), undefined);
   });
 
   it('parses findings in the model.py JSON shape', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseRunSummary, type RunSummary } from '../shared/protocol';
-import { interpreterToast, runToast } from '../src/runToast';
+import { interpreterToast, parseNotifyLevel, runToast } from '../src/runToast';
 
 /** A summary as the server sends it (docs/protocol.md), through the real parser. */
 function summary(fields: Record<string, unknown>): RunSummary {
@@ -63,15 +63,58 @@ describe('the toast at the end of a run', () => {
     assert.deepEqual(titles(s), ['Show Output']);
   });
 
-  it('reports findings with the graph button, and stays quiet when clean or cancelled', () => {
-    const found = summary({ status: 'findings', exit_code: 0, counts: { error: 0, warning: 2, information: 0, hint: 0 }, findings: 2 });
+  it('reports findings at their level, with the graph button and the launch checks', () => {
+    const found = summary({
+      status: 'findings',
+      exit_code: 0,
+      counts: { error: 0, warning: 2, information: 0, hint: 0 },
+      findings: 2,
+      tapes: 1,
+      launch_checks: { checked: 3, passed: 3, failed: 0, inconclusive: 0, skipped: 1 },
+    });
     assert.deepEqual(runToast('train.py', found), {
-      level: 'information',
-      message: 'Tapewatch: train.py: 2 findings (2 warnings) in 2.5 s.',
+      level: 'warning',
+      message: 'Tapewatch: train.py: 2 findings (2 warnings) in 2.5 s; 3 launches checked, 1 skipped.',
       actions: [{ title: 'Show Tape Graph', kind: 'showGraph' }],
     });
-    assert.equal(runToast('train.py', summary({ status: 'ok', counts: {}, findings: 0 })), undefined);
+    assert.equal(runToast('train.py', summary({ status: 'findings' }))?.level, 'error');
+  });
+
+  it('ends a clean run with a notification too, counts and time; an info-only run says there are infos', () => {
+    const clean = summary({ status: 'ok', counts: {}, findings: 0, tapes: 1, seconds: 0.62, launch_checks: { checked: 3, skipped: 0 } });
+    assert.deepEqual(runToast('train.py', clean), {
+      level: 'information',
+      message: 'Tapewatch: no gradient bugs found in train.py: 3 launches checked, 0 skipped, 0.6 s.',
+      actions: [{ title: 'Show Tape Graph', kind: 'showGraph' }],
+    });
+    const info = summary({ status: 'ok', counts: { information: 1 }, findings: 1, tapes: 0, seconds: 1, launch_checks: null });
+    assert.equal(runToast('train.py', info)?.message, 'Tapewatch: no gradient bugs found in train.py: 1 info (see the Problems panel), 1.0 s.');
+    assert.deepEqual(runToast('train.py', info)?.actions, []);
+    // A run that could not be kept says why.
+    const unkept = summary({ status: 'ok', counts: {}, findings: 0, seconds: 1, evidence_error: 'Read-only file system: /p/.tapewatch' });
+    assert.match(runToast('train.py', unkept)?.message ?? '', /could not be kept \(\.tapewatch\/runs\): Read-only file system: \/p\/\.tapewatch\.$/);
+  });
+
+  it('follows tapewatch.showNotifications; a failure is always said; a run on save keeps a clean result quiet', () => {
+    const clean = summary({ status: 'ok', counts: {}, findings: 0 });
+    const warn = summary({ status: 'findings', counts: { error: 0, warning: 1 } });
+    const err = summary({ status: 'findings', counts: { error: 1 } });
+    const failed = summary({ status: 'failed', failure: { code: 'TW903', message: 'no warp' } });
+    const levels = (s: RunSummary, origin: 'command' | 'save' = 'command') =>
+      (['off', 'onError', 'onWarning', 'always'] as const).map((level) => runToast('train.py', s, level, origin)?.level ?? '-');
+    assert.deepEqual(levels(clean), ['-', '-', '-', 'information']);
+    assert.deepEqual(levels(warn), ['-', '-', 'warning', 'warning']);
+    assert.deepEqual(levels(err), ['-', 'error', 'error', 'error']);
+    assert.deepEqual(levels(failed), ['error', 'error', 'error', 'error']);
+    assert.deepEqual(levels(clean, 'save'), ['-', '-', '-', '-']);
+    assert.deepEqual(levels(warn, 'save'), ['-', '-', 'warning', 'warning']);
+    assert.equal(parseNotifyLevel('loud'), 'always');
+    assert.equal(parseNotifyLevel('onError'), 'onError');
+  });
+
+  it('says nothing for a cancelled run or a restored one', () => {
     assert.equal(runToast('train.py', summary({ status: 'cancelled' })), undefined);
+    assert.equal(runToast('train.py', summary({ status: 'findings', restored: { time: '2024-05-01T12:00:00+00:00', readable_time: '2024-05-01 14:00:00', path: '/p/k.json' } })), undefined);
   });
 });
 

@@ -4,7 +4,7 @@ import { parseFinding, parseTapeGraphResult, type Finding } from '../shared/prot
 import { errorBars, fdEvidence, logAxis, relativeError } from '../webview/fdModel';
 import { nearestInDirection } from '../webview/nav';
 import { DEFAULT_OPTIONS, EDGE_LABEL_LIMIT, findingHighlight, nodeLabel, parseOptions, shownGraph, vizGraph } from '../webview/shownGraph';
-import { fitView, zoomAt } from '../webview/viewMath';
+import { chooseDirection, directionForShape, fitView, parseView, READABLE_SCALE, showsAll, zoomAt } from '../webview/viewMath';
 import { loadFixture, loopGraph } from './fixture';
 
 const loop = parseTapeGraphResult(loopGraph(60, 30))!.tapes[0];
@@ -108,12 +108,38 @@ describe('graph toggles', () => {
 });
 
 describe('zoom, fit and arrow keys (pure parts)', () => {
-  it('fits a wide graph to the frame, centred, and never magnifies past 2x', () => {
-    const v = fitView({ width: 2000, height: 200 }, { width: 524, height: 400 }, 12);
-    assert.equal(v.scale, 0.25);
+  it('fits a graph to the frame, centred, never magnified past 2x', () => {
+    const v = fitView({ width: 500, height: 200 }, { width: 524, height: 400 }, 12);
+    assert.equal(v.scale, 1);
     assert.equal(v.x, 12);
-    assert.equal(v.y, (400 - 50) / 2);
+    assert.equal(v.y, (400 - 200) / 2);
     assert.equal(fitView({ width: 10, height: 10 }, { width: 800, height: 800 }).scale, 2);
+  });
+
+  it('never fits below the readable scale: a large graph opens readable at its top left corner', () => {
+    const v = fitView({ width: 2000, height: 200 }, { width: 524, height: 400 }, 12);
+    assert.equal(v.scale, READABLE_SCALE);
+    assert.equal(v.x, 12, 'the left edge, to scroll right from');
+    assert.equal(v.y, (400 - 200 * READABLE_SCALE) / 2, 'centred where it fits');
+    assert.equal(showsAll({ width: 2000, height: 200 }, { width: 524, height: 400 }), false);
+    assert.equal(showsAll({ width: 400, height: 200 }, { width: 524, height: 400 }), true);
+  });
+
+  it('picks the layout that fits the panel at the larger scale', () => {
+    const frame = { width: 510, height: 700 }; // beside the editor: tall and narrow
+    // pingpong_helper.py's graph: wide left to right, tall top to bottom.
+    assert.equal(chooseDirection({ LR: { width: 1160, height: 260 }, TB: { width: 340, height: 600 } }, frame), 'TB');
+    assert.equal(chooseDirection({ LR: { width: 1160, height: 260 }, TB: { width: 340, height: 600 } }, { width: 1400, height: 400 }), 'LR');
+    // Both past the 2x cap: the panel's shape decides.
+    assert.equal(chooseDirection({ LR: { width: 10, height: 10 }, TB: { width: 10, height: 10 } }, frame), 'TB');
+    assert.equal(directionForShape({ width: 900, height: 300 }), 'LR');
+  });
+
+  it('reads a saved view back, or nothing', () => {
+    assert.deepEqual(parseView({ scale: 1.5, x: 3, y: -4 }), { scale: 1.5, x: 3, y: -4 });
+    assert.equal(parseView({ scale: 'big', x: 0, y: 0 }), undefined);
+    assert.equal(parseView(null), undefined);
+    assert.equal(parseView({ scale: 1e9, x: 0, y: 0 })?.scale, 8);
   });
 
   it('zooms around the pointer', () => {

@@ -4,7 +4,8 @@ import { traceFor } from '../src/common/logging';
 import { progressConverter } from '../src/common/progress';
 import { contentSecurityPolicy, escapeAttribute, graphPageHtml } from '../src/graph/html';
 import type { RunSummary } from '../shared/protocol';
-import { describeSummary, problemCount, statusView } from '../src/statusModel';
+import { describeSummary, problemCount, statusView, whenText } from '../src/statusModel';
+import { serverStatusView } from '../src/serverStatusModel';
 
 const summary: RunSummary = {
   uri: 'file:///p/train.py',
@@ -18,56 +19,99 @@ const summary: RunSummary = {
   lints: 0,
   tapes: 1,
   failure: null,
+  launch_checks: null,
 };
 
-describe('status bar', () => {
-  it('shows the device, then the last result', () => {
+const NOW = new Date(2026, 4, 1, 15, 0, 0).getTime();
+const AT = new Date(2026, 4, 1, 14, 2, 31).getTime();
+const counts = (error: number, warning: number, information = 0) => ({ error, warning, information });
+
+describe('status bar: the file in front of you', () => {
+  it('shows the device, then the active file\'s problems, its last run and when in the tooltip', () => {
     assert.equal(statusView({ device: 'cuda:0', trusted: true }).text, '$(beaker) cuda:0');
-    const v = statusView({ device: 'cuda:0', trusted: true, last: { file: 'train.py', summary } });
+    const v = statusView({ device: 'cuda:0', trusted: true, now: NOW, active: { file: 'train.py', counts: counts(1, 2), last: { file: 'train.py', summary, when: AT } } });
     assert.equal(v.text, '$(beaker) cuda:0 $(error) 3');
     assert.equal(v.tone, 'error');
-    assert.match(v.tooltip, /Last run of train\.py on cuda:0 with Warp 1\.19\.0: 3 findings \(1 error, 2 warnings\) in 3\.3 s/);
+    assert.match(v.tooltip, /train\.py: 3 problems \(1 error, 2 warnings\) from Tapewatch in the Problems panel/);
+    assert.match(v.tooltip, /last run: train\.py, 14:02:31 on cuda:0 with Warp 1\.19\.0: 3 findings \(1 error, 2 warnings\) in 3\.3 s/);
     assert.match(v.tooltip, /Click to run verification/);
   });
 
-  it('follows a newly selected device at once, not the last run\'s', () => {
-    const v = statusView({ device: 'cpu', trusted: true, last: { file: 'train.py', summary } });
-    assert.equal(v.text, '$(beaker) cpu $(error) 3');
-    assert.match(v.tooltip, /Tapewatch: device cpu/);
-    assert.match(v.tooltip, /Last run of train\.py on cuda:0/);
+  it('counts the Problems panel\'s rows of the active file, not the last run of another file', () => {
+    // The last run (another file) had 1 error; this file shows 5 warnings and has never run.
+    const v = statusView({ device: 'cpu', trusted: true, active: { file: 'b.py', counts: counts(0, 5) } });
+    assert.equal(v.text, '$(beaker) cpu $(warning) 5');
+    assert.match(v.tooltip, /No run of b\.py yet/);
+    // A file whose only finding is a lint information.
+    assert.equal(statusView({ device: 'cpu', trusted: true, active: { file: 'c.py', counts: counts(0, 0, 1) } }).text, '$(beaker) cpu $(info) 1');
+    // Clean after a run: a check; clean and never run: nothing but the device.
+    const ok = { ...summary, status: 'ok' as const, findings: 0, counts: { error: 0, warning: 0, information: 0, hint: 0 } };
+    assert.equal(statusView({ device: 'cpu', trusted: true, active: { file: 'a.py', counts: counts(0, 0), last: { file: 'a.py', summary: ok, when: AT } } }).text, '$(beaker) cpu $(check)');
+    assert.equal(statusView({ device: 'cpu', trusted: true, active: { file: 'a.py', counts: counts(0, 0) } }).text, '$(beaker) cpu');
   });
 
-  it('counts what the Problems panel lists: the static lints too, hints not', () => {
-    const withLints = { ...summary, counts: { error: 0, warning: 2, information: 1, hint: 1 }, findings: 1, lints: 2 };
-    assert.equal(problemCount(withLints), 3);
-    const v = statusView({ device: 'cpu', trusted: true, last: { file: 'a.py', summary: withLints } });
-    assert.equal(v.text, '$(beaker) cpu $(warning) 3');
-    assert.equal(v.tone, 'warning');
-    assert.equal(describeSummary(withLints), '3 findings (2 warnings, 1 info) in 3.3 s');
-    const infoOnly = { ...summary, status: 'ok' as const, counts: { error: 0, warning: 0, information: 1, hint: 0 }, findings: 1 };
-    assert.equal(statusView({ device: 'cpu', trusted: true, last: { file: 'a.py', summary: infoOnly } }).text, '$(beaker) cpu $(info) 1');
+  it('follows a newly selected device at once, not the last run\'s', () => {
+    const v = statusView({ device: 'cpu', trusted: true, now: NOW, active: { file: 'train.py', counts: counts(1, 2), last: { file: 'train.py', summary, when: AT } } });
+    assert.equal(v.text, '$(beaker) cpu $(error) 3');
+    assert.match(v.tooltip, /Tapewatch: device cpu/);
+    assert.match(v.tooltip, /on cuda:0/);
+  });
+
+  it('marks a run restored from a kept run after a reload', () => {
+    const restored = { ...summary, restored: { time: '2026-05-01T12:02:31+00:00', readable_time: '2026-05-01 14:02:31', path: '/p/.tapewatch/runs/x.json' } };
+    const v = statusView({ device: 'cpu', trusted: true, now: NOW, active: { file: 'train.py', counts: counts(1, 2), last: { file: 'train.py', summary: restored, when: AT } } });
+    assert.equal(v.text, '$(beaker) cpu $(history) $(error) 3');
+    assert.match(v.tooltip, /last run: train\.py, 2026-05-01 14:02:31 — restored from the kept run \(the script is unchanged since\)/);
   });
 
   it('keeps the findings of a cancelled run', () => {
     const cancelled = { ...summary, status: 'cancelled' as const, counts: { error: 0, warning: 2, information: 0, hint: 0 }, findings: 2 };
-    const v = statusView({ device: 'cpu', trusted: true, last: { file: 'a.py', summary: cancelled } });
+    const v = statusView({ device: 'cpu', trusted: true, active: { file: 'a.py', counts: counts(0, 2), last: { file: 'a.py', summary: cancelled, when: AT } } });
     assert.equal(v.text, '$(beaker) cpu $(circle-slash) 2');
     assert.match(v.tooltip, /cancelled, 2 findings so far/);
     const none = { ...cancelled, counts: { error: 0, warning: 0, information: 0, hint: 0 }, findings: 0 };
     assert.equal(describeSummary(none), 'cancelled');
   });
 
-  it('shows running, ok, failed, and untrusted states', () => {
+  it('counts what the Problems panel lists in a summary: the static lints too, hints not', () => {
+    const withLints = { ...summary, counts: { error: 0, warning: 2, information: 1, hint: 1 }, findings: 1, lints: 2 };
+    assert.equal(problemCount(withLints), 3);
+    assert.equal(describeSummary(withLints), '3 findings (2 warnings, 1 info) in 3.3 s');
+  });
+
+  it('shows running, failed, server down and untrusted states', () => {
     assert.equal(statusView({ device: 'cpu', trusted: true, running: 'a.py' }).text, '$(sync~spin) cpu');
-    const ok = { ...summary, status: 'ok' as const, findings: 0, counts: { error: 0, warning: 0, information: 0, hint: 0 } };
-    assert.equal(statusView({ device: 'cpu', trusted: true, last: { file: 'a.py', summary: ok } }).text, '$(beaker) cpu $(check)');
     assert.equal(describeSummary({ ...summary, status: 'failed', exit_code: 1, seconds: null }), 'failed (exit code 1)');
     const failed = { ...summary, status: 'failed' as const, failure: { code: 'TW903', message: "No module named 'warp'" } };
-    const f = statusView({ device: 'cpu', trusted: true, last: { file: 'a.py', summary: failed } });
+    const f = statusView({ device: 'cpu', trusted: true, active: { file: 'a.py', counts: counts(1, 0), last: { file: 'a.py', summary: failed, when: AT } } });
     assert.equal(f.text, '$(beaker) cpu $(error) failed');
     assert.match(f.tooltip, /TW903 No module named 'warp'/);
     assert.match(statusView({ device: 'cpu', trusted: false }).tooltip, /Untrusted workspace/);
     assert.equal(statusView({ device: 'cpu', trusted: true, serverDown: 'no python' }).tone, 'error');
+  });
+
+  it('writes times as read: the time today, the date before', () => {
+    assert.equal(whenText(AT, NOW), '14:02:31');
+    assert.equal(whenText(new Date(2026, 3, 30, 9, 5).getTime(), NOW), '2026-04-30 09:05');
+  });
+});
+
+describe('language status item for the server', () => {
+  it('says the state, the interpreter and its Warp, and warns without Warp', () => {
+    assert.deepEqual(serverStatusView({ phase: 'starting', interpreter: '/v/bin/python', trusted: true }), {
+      text: 'Tapewatch: starting',
+      detail: '/v/bin/python',
+      severity: 'information',
+      busy: true,
+    });
+    const running = serverStatusView({ phase: 'running', interpreter: '/v/bin/python', warp: { version: '1.19.0', devices: ['cpu', 'cuda:0'] }, trusted: true });
+    assert.equal(running.text, 'Tapewatch: running');
+    assert.equal(running.detail, '/v/bin/python · Warp 1.19.0 (cpu, cuda:0)');
+    const noWarp = serverStatusView({ phase: 'running', interpreter: '/usr/bin/python3', warp: { error: "No module named 'warp'" }, trusted: true });
+    assert.equal(noWarp.severity, 'warning');
+    assert.equal(noWarp.detail, "/usr/bin/python3: No module named 'warp'");
+    assert.equal(serverStatusView({ phase: 'failed', error: 'spawn nope ENOENT', trusted: true }).severity, 'error');
+    assert.match(serverStatusView({ phase: 'running', trusted: false }).detail, /untrusted workspace/);
   });
 });
 

@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTapeGraphResult, type Finding, type GraphNode, type TapeGraph } from '../shared/protocol';
 import { DEFAULT_OPTIONS, graphvizLabel, shownGraph, vizGraph } from '../webview/shownGraph';
-import { buildGraphView, nodeTone, nodeTooltip, tapeFindings, tapeOptionText, worstSeverity } from '../webview/viewModel';
+import { buildGraphView, nodePlaces, nodeTone, nodeTooltip, tapeFindings, tapeOptionText, worstSeverity } from '../webview/viewModel';
 import { loadFixture } from './fixture';
 
 const result = parseTapeGraphResult(loadFixture())!;
 const tape = result.tapes[0];
 
 function node(partial: Partial<GraphNode>): GraphNode {
-  return { id: 'n', kind: 'array', label: 'x', location: null, requires_grad: null, names: [], shape: null, dtype: '', finding_ids: [], ...partial };
+  return { id: 'n', kind: 'array', label: 'x', location: null, requires_grad: null, names: [], shape: null, dtype: '', finding_ids: [], calls: [], ...partial };
 }
 
 function finding(partial: Partial<Finding>): Finding {
@@ -56,10 +56,14 @@ describe('graph view model', () => {
     assert.equal(nodeTone(node({ kind: 'func' })), 'func');
   });
 
-  it('makes launch nodes navigate to their call site', () => {
+  it('makes launch nodes navigate to the line that made them (the fixture: the calls of simulate_step)', () => {
     const view = buildGraphView(tape, result.findings);
-    const launch = tape.nodes.find((n) => n.kind === 'launch' && n.location)!;
-    assert.deepEqual(view.nodes.get(launch.id)!.target, launch.location);
+    const launches = tape.nodes.filter((n) => n.kind === 'launch' && n.location);
+    const viaHelper = launches.find((n) => n.calls.length)!;
+    const { path, line, column } = viaHelper.calls[0];
+    assert.deepEqual(view.nodes.get(viaHelper.id)!.target, { path, line, column });
+    const direct = launches.find((n) => !n.calls.length)!; // height_loss, launched by the script itself
+    assert.deepEqual(view.nodes.get(direct.id)!.target, direct.location);
   });
 
   it('writes tooltips as plain text with the user data verbatim', () => {
@@ -131,5 +135,27 @@ describe('graph view model', () => {
     const titles = [...svg.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => xml(m[1]));
     assert.deepEqual(texts, ['"]; evil [label="x\\N {}', '<img src=x>', '"x\\G}', 'next']);
     assert.deepEqual(titles, ['tape', 'a1', 'l1\\', 'a1->l1\\']);
+  });
+});
+
+describe('a launch node leads to the line that made it', () => {
+  it('goes to the calling line; the launch line is one step away in its places', () => {
+    const launch = node({
+      id: 'l1',
+      kind: 'launch',
+      label: 'integrate',
+      location: { path: '/p/s.py', line: 41, column: 5 },
+      calls: [{ path: '/p/s.py', line: 54, column: 9, function: 'simulate_step' }],
+    });
+    const view = buildGraphView({ id: 't', label: 't', captured_at: 'backward', location: null, nodes: [launch], edges: [] }, []).nodes.get('l1')!;
+    assert.deepEqual(view.target, { path: '/p/s.py', line: 54, column: 9 });
+    assert.deepEqual(
+      view.places.map((p) => `${p.role} ${p.line}`),
+      ['called at 54', 'launched at 41'],
+    );
+    assert.match(view.tooltip, /called at s\.py:54:9 \(simulate_step\(\)\)\nlaunched at s\.py:41:5\nclick: go to the calling line/);
+    // A launch the script makes itself: its own line.
+    const own = node({ id: 'l2', kind: 'launch', location: { path: '/p/s.py', line: 58, column: 5 } });
+    assert.deepEqual(nodePlaces(own), [{ path: '/p/s.py', line: 58, column: 5, role: 'launched at' }]);
   });
 });

@@ -7,6 +7,13 @@
  * filters the graph) and pictures of the FD results (`fdCharts.ts`: error
  * bars per harness verdict, Jacobian grids per launch check).
  *
+ * Readable where it opens: the layout (left to right or top to bottom) is
+ * the one that fits the panel at the larger scale unless the user chose one,
+ * a fit never goes below the readable scale (the rest is scrolled to), and
+ * each script keeps its layout, zoom and position across re-runs. A launch
+ * node leads to the line that made it (the call of the helper that launched);
+ * the bar under the graph links the other places one step away.
+ *
  * Every string from the server is user data: it reaches the DOM through
  * `textContent` (or Graphviz's own SVG text), never as markup.
  */
@@ -20,7 +27,8 @@ import { fdEvidence, type ErrorScale } from './fdModel';
 import { ARROWS, nearestInDirection } from './nav';
 import { edgeText, findingHighlight, parseOptions, shownGraph, vizGraph, type GraphOptions, type ShownGraph } from './shownGraph';
 import { decorateSvg, sanitizeSvg } from './svg';
-import { buildGraphView, findingText, locationText, tapeFindings, tapeOptionText } from './viewModel';
+import { buildGraphView, findingText, locationText, tapeFindings, tapeOptionText, type NodeView } from './viewModel';
+import { chooseDirection, directionForShape, parseView, type View } from './viewMath';
 import { Viewport } from './viewport';
 
 interface VsCodeApi {
@@ -30,6 +38,21 @@ interface VsCodeApi {
 }
 
 declare function acquireVsCodeApi(): VsCodeApi;
+
+/** Layout of one script's graph: chosen by the panel's shape ('auto') or by the user. */
+type Layout = 'auto' | 'LR' | 'TB';
+
+/** What the panel keeps per script: its layout, and its zoom and position unless it is fitted. */
+interface ScriptView {
+  layout: Layout;
+  view?: View;
+}
+
+/** Below this width the findings go under the graph (main.css has the same number). */
+const NARROW = 900;
+
+/** Drawn with both layouts up to this many nodes to compare their fit; above it, by the panel's shape. */
+const AUTO_COMPARE_LIMIT = 150;
 
 /** What survives the panel being hidden or VS Code reloading (`setState`). */
 interface PersistedState {
@@ -42,6 +65,10 @@ interface PersistedState {
   /** The finding that filters the graph. */
   finding?: string;
   fdScale: ErrorScale;
+  /** Per script (uri): layout, zoom and position, kept across re-runs. */
+  views?: Record<string, ScriptView>;
+  /** The panel keeps this script while other files are active. */
+  pinned?: boolean;
 }
 
 const vscode = acquireVsCodeApi();
@@ -55,6 +82,28 @@ let vizPromise: Promise<Viz> | undefined;
 let renderSeq = 0;
 let viewport: Viewport | undefined;
 let drawn: { svg: SVGSVGElement; shown: ShownGraph } | undefined;
+/** Per script: layout, zoom and position (kept in the state once a graph arrived). */
+const views: Record<string, ScriptView> = parseViews((saved as { views?: unknown } | null)?.views);
+let pinned = (saved as { pinned?: unknown } | null)?.pinned === true;
+
+function parseViews(value: unknown): Record<string, ScriptView> {
+  const out: Record<string, ScriptView> = {};
+  if (typeof value !== 'object' || value === null) {
+    return out;
+  }
+  for (const [uri, v] of Object.entries(value as Record<string, unknown>).slice(-50)) {
+    const raw = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
+    const layout: Layout = raw.layout === 'LR' || raw.layout === 'TB' ? raw.layout : 'auto';
+    out[uri] = { layout, view: parseView(raw.view) };
+  }
+  return out;
+}
+
+function scriptView(): ScriptView {
+  const uri = state?.uri ?? '';
+  views[uri] ??= { layout: 'auto' };
+  return views[uri];
+}
 
 function restore(value: unknown): PersistedState | undefined {
   const msg = parseHostMessage({ type: 'graph', ...(value as object) });
@@ -75,6 +124,15 @@ function restore(value: unknown): PersistedState | undefined {
 
 function save(): void {
   if (state) {
+    // At most 50 scripts' views: the oldest go first.
+    const keys = Object.keys(views);
+    if (keys.length > 50) {
+      for (const k of keys.slice(0, keys.length - 50)) {
+        delete views[k];
+      }
+    }
+    state.views = views;
+    state.pinned = pinned;
     vscode.setState(state);
   }
 }
@@ -106,7 +164,35 @@ function navigate(target: Location): void {
 }
 
 function runButton(label: string): HTMLButtonElement {
-  return button(label, 'tw-run', () => vscode.postMessage({ type: 'run' }));
+  const b = button(label, 'tw-run', () => vscode.postMessage({ type: 'run' }), `Run verification of ${state?.title || 'the script'}`);
+  b.id = 'run';
+  return b;
+}
+
+function pinButton(): HTMLButtonElement {
+  const b = button(pinned ? 'Pinned' : 'Pin', 'tw-pin', () => {
+    pinned = !pinned;
+    vscode.postMessage({ type: 'pin', pinned });
+    save();
+    b.textContent = pinned ? 'Pinned' : 'Pin';
+    b.setAttribute('aria-pressed', String(pinned));
+    b.title = pinTitle();
+  });
+  b.id = 'pin';
+  b.title = pinTitle();
+  b.setAttribute('aria-pressed', String(pinned));
+  return b;
+}
+
+function pinTitle(): string {
+  return pinned ? 'Pinned: this graph stays while you switch files. Click to follow the active editor again.' : 'Follows the active editor. Click to keep this script\'s graph here.';
+}
+
+/** Header actions: always there, graph or not. */
+function actions(): HTMLElement {
+  const box = el('div', 'tw-actions');
+  box.append(runButton('Run verification'), pinButton());
+  return box;
 }
 
 function currentTape(result: TapeGraphResult): TapeGraph {
@@ -125,7 +211,14 @@ function render(): void {
   app.replaceChildren();
   const header = el('header');
   header.appendChild(el('h1', undefined, state?.title ? `Tape graph — ${state.title}` : 'Tape graph'));
+  header.appendChild(actions());
   app.appendChild(header);
+  if (state?.result?.restored) {
+    const r = state.result.restored;
+    const p = el('p', 'tw-restored', `Restored: the run kept at ${r.readable_time}, shown again because the script is unchanged since. A kept run holds no tape graph: run verification to draw it.`);
+    p.id = 'restored';
+    app.appendChild(p);
+  }
   if (notice) {
     app.appendChild(el('p', 'tw-notice', notice));
   }
@@ -137,8 +230,8 @@ function render(): void {
   const result = state.result;
   const fd = result ? fdSection(result.findings) : undefined;
   if (!result || result.tapes.length === 0) {
-    const p = el('p', 'tw-empty', result ? 'The last run recorded no tape.' : `No run of ${state.title || 'this script'} yet.`);
-    app.append(p, runButton('Run verification'));
+    const p = el('p', 'tw-empty', result?.restored ? 'No tape graph in a kept run.' : result ? 'The last run recorded no tape.' : `No run of ${state.title || 'this script'} yet: Run verification draws its tape.`);
+    app.append(p);
     if (fd) {
       app.appendChild(fd);
     }
@@ -176,11 +269,18 @@ function render(): void {
   if (fd) {
     side.appendChild(fd);
   }
-  main.append(graph);
+  const column = el('div', 'tw-graph-column');
+  const info = el('div', 'tw-node-info');
+  info.id = 'node-info';
+  info.setAttribute('aria-live', 'polite');
+  info.appendChild(el('span', 'tw-hint', 'Click a launch to go to the line that made it; its other places show here.'));
+  column.append(graph, info);
+  main.append(column);
   if (side.childElementCount) {
     main.appendChild(side); // no empty column beside the graph
   }
   app.appendChild(main);
+  sizeGraphColumn();
   void drawGraph(graph, tape, result, seq);
 }
 
@@ -233,7 +333,8 @@ function toolbar(): HTMLElement {
     button('−', 'tw-zoom-out', () => viewport?.zoomOut(), 'Zoom out (-)'),
     level,
     button('+', 'tw-zoom-in', () => viewport?.zoomIn(), 'Zoom in (+)'),
-    button('Fit', 'tw-fit', () => viewport?.fit(), 'Reset the view: fit the graph to the panel (0)'),
+    button('100%', 'tw-zoom-100', () => viewport?.actualSize(), 'Actual size: 100 % (1)'),
+    button('Fit', 'tw-fit', () => viewport?.fit(), 'Reset the view: fit the graph to the panel, never below a readable size (0)'),
   );
   bar.appendChild(zoom);
 
@@ -249,6 +350,29 @@ function toolbar(): HTMLElement {
     label.append(box, ` ${text}`);
     return label;
   };
+  const layout = el('label', 'tw-toggle', 'Layout ');
+  const layoutSelect = el('select');
+  layoutSelect.id = 'opt-layout';
+  for (const [value, name] of [
+    ['auto', 'fit the panel'],
+    ['LR', 'left to right'],
+    ['TB', 'top to bottom'],
+  ] as const) {
+    const option = el('option', undefined, name);
+    option.value = value;
+    option.selected = scriptView().layout === value;
+    layoutSelect.appendChild(option);
+  }
+  layoutSelect.title = "This script's layout: \"fit the panel\" takes the one that shows the graph larger";
+  layoutSelect.addEventListener('change', () => {
+    const v = scriptView();
+    v.layout = layoutSelect.value === 'LR' || layoutSelect.value === 'TB' ? layoutSelect.value : 'auto';
+    v.view = undefined; // another drawing: fit it
+    save();
+    render();
+    document.getElementById('opt-layout')?.focus();
+  });
+  layout.appendChild(layoutSelect);
   const choose = <K extends 'direction' | 'labels'>(key: K, text: string, choices: [GraphOptions[K], string][]) => {
     const label = el('label', 'tw-toggle', `${text} `);
     const select = el('select');
@@ -267,10 +391,7 @@ function toolbar(): HTMLElement {
     check('collapse', 'Collapse repeated launches', 'Launches of one kernel from one call site (and callers) as one node ×N'),
     check('simplify', 'Simplify', 'Hide trivial arrays: no requires_grad, touched by a single launch'),
     check('hideReadOnly', 'Hide read-only arrays', 'Hide arrays no launch on this tape writes'),
-    choose('direction', 'Layout', [
-      ['LR', 'left to right'],
-      ['TB', 'top to bottom'],
-    ]),
+    layout,
     choose('labels', 'Arrays by', [
       ['name', 'variable name'],
       ['allocation', 'allocation'],
@@ -429,6 +550,12 @@ function titleEdges(svg: SVGSVGElement, shown: ShownGraph): void {
   });
 }
 
+/** Graphviz's size of a drawing, in points (its viewBox). */
+function drawingSize(svg: SVGSVGElement): { width: number; height: number } {
+  const box = svg.viewBox.baseVal;
+  return box && box.width > 0 ? { width: box.width, height: box.height } : { width: 100, height: 100 };
+}
+
 async function drawGraph(container: HTMLElement, tape: TapeGraph, result: TapeGraphResult, seq: number): Promise<void> {
   setPhase('rendering');
   try {
@@ -436,16 +563,42 @@ async function drawGraph(container: HTMLElement, tape: TapeGraph, result: TapeGr
     const viz = await vizPromise;
     // The JSON nodes and edges after the toggles: the server sends data, the drawing is ours.
     const shown = shownGraph(tape, options);
-    const svg = viz.renderSVGElement(vizGraph(shown, options));
+    const sv = scriptView();
+    const frame = { width: container.clientWidth, height: container.clientHeight };
+    let direction: 'LR' | 'TB';
+    let svg: SVGSVGElement;
+    drawnSizes = undefined;
+    if (sv.layout !== 'auto') {
+      direction = sv.layout;
+      svg = viz.renderSVGElement(vizGraph(shown, { ...options, direction }));
+    } else if (shown.nodes.length <= AUTO_COMPARE_LIMIT) {
+      const lr = viz.renderSVGElement(vizGraph(shown, { ...options, direction: 'LR' }));
+      const tb = viz.renderSVGElement(vizGraph(shown, { ...options, direction: 'TB' }));
+      drawnSizes = { LR: drawingSize(lr), TB: drawingSize(tb) };
+      direction = chooseDirection(drawnSizes, frame);
+      svg = direction === 'LR' ? lr : tb;
+    } else {
+      direction = directionForShape(frame);
+      svg = viz.renderSVGElement(vizGraph(shown, { ...options, direction }));
+    }
     if (seq !== renderSeq) {
       return; // a newer render replaced this one
     }
     sanitizeSvg(svg);
     svg.classList.add('tw-svg');
     container.replaceChildren(svg);
+    container.dataset.direction = direction;
+    const layoutSelect = document.getElementById('opt-layout') as HTMLSelectElement | null;
+    const autoOption = layoutSelect?.querySelector<HTMLOptionElement>('option[value="auto"]');
+    if (autoOption) {
+      autoOption.textContent = `fit the panel (${direction === 'LR' ? 'left to right' : 'top to bottom'})`;
+    }
     const repeats = new Map(shown.nodes.map((n) => [n.id, n.members.length]));
     const view = buildGraphView({ ...tape, nodes: shown.nodes, edges: shown.edges }, result.findings, repeats);
-    const matched = decorateSvg(svg, view, navigate);
+    const matched = decorateSvg(svg, view, (target, node) => {
+      navigate(target);
+      showNodeInfo(node);
+    });
     titleEdges(svg, shown);
     container.dataset.matched = String(matched);
     container.dataset.shown = String(shown.nodes.length);
@@ -456,11 +609,19 @@ async function drawGraph(container: HTMLElement, tape: TapeGraph, result: TapeGr
     }
     drawn = { svg, shown };
     const level = document.getElementById('zoom-level');
-    viewport = new Viewport(container, svg, (v) => {
-      if (level) {
-        level.textContent = `${Math.round(v.scale * 100)}%`;
-      }
-    });
+    // The script's own zoom and position from before (a re-run draws the same script again), else a fit.
+    viewport = new Viewport(
+      container,
+      svg,
+      (v, fitted) => {
+        if (level) {
+          level.textContent = `${Math.round(v.scale * 100)}%`;
+        }
+        sv.view = fitted ? undefined : v;
+        scheduleSave();
+      },
+      sv.view,
+    );
     applyHighlight();
     setPhase('rendered');
   } catch (err) {
@@ -472,6 +633,69 @@ async function drawGraph(container: HTMLElement, tape: TapeGraph, result: TapeGr
   }
 }
 
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+/** Both layouts' sizes of the drawing on screen, when 'auto' compared them. */
+let drawnSizes: { LR: { width: number; height: number }; TB: { width: number; height: number } } | undefined;
+let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Narrow (the list below the graph): the graph's column takes what the panel's height leaves under the toolbar. */
+function sizeGraphColumn(): void {
+  const column = document.querySelector<HTMLElement>('.tw-graph-column');
+  if (!column) {
+    return;
+  }
+  if (window.innerWidth > NARROW) {
+    column.style.height = '';
+    return;
+  }
+  const top = column.getBoundingClientRect().top + window.scrollY;
+  column.style.height = `${Math.max(260, window.innerHeight - top - 12)}px`;
+}
+
+/** The panel changed shape: an automatic layout that the user has not zoomed is chosen again. */
+window.addEventListener('resize', () => {
+  sizeGraphColumn();
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    const container = document.getElementById('graph');
+    if (!container || !drawnSizes || scriptView().layout !== 'auto' || scriptView().view) {
+      return;
+    }
+    const next = chooseDirection(drawnSizes, { width: container.clientWidth, height: container.clientHeight });
+    if (next !== container.dataset.direction) {
+      render();
+    }
+  }, 250);
+});
+
+/** Zoom and pan change many times a second: their state is saved once they settle. */
+function scheduleSave(): void {
+  if (saveTimer === undefined) {
+    saveTimer = setTimeout(() => {
+      saveTimer = undefined;
+      save();
+    }, 200);
+  }
+}
+
+/** The bar under the graph: the clicked node's places, each a link (the calling lines, the launch line). */
+function showNodeInfo(node: NodeView): void {
+  const bar = document.getElementById('node-info');
+  if (!bar) {
+    return;
+  }
+  bar.replaceChildren(el('strong', undefined, node.label || node.id));
+  node.places.forEach((place, i) => {
+    bar.append(i === 0 ? ': ' : ' · ', `${place.role} `);
+    const link = button(locationText(place), 'tw-link tw-place', () => navigate(place), `Go to ${locationText(place)}`);
+    link.dataset.role = place.role;
+    bar.appendChild(link);
+    if (place.function) {
+      bar.append(` (${place.function}())`);
+    }
+  });
+}
+
 window.addEventListener('message', (event: MessageEvent) => {
   const message = parseHostMessage(event.data);
   if (!message) {
@@ -481,6 +705,9 @@ window.addEventListener('message', (event: MessageEvent) => {
     notice = message.text;
   } else {
     const same = state?.uri === message.uri;
+    if (typeof message.pinned === 'boolean') {
+      pinned = message.pinned;
+    }
     state = {
       uri: message.uri,
       title: message.title,
@@ -497,4 +724,4 @@ window.addEventListener('message', (event: MessageEvent) => {
 });
 
 render();
-vscode.postMessage({ type: 'ready' });
+vscode.postMessage({ type: 'ready', pinned });

@@ -66,7 +66,7 @@ function addBadge(g: SVGGElement, view: NodeView): void {
  * Apply the view model to a rendered (and attached: badges need layout)
  * SVG. Returns the number of nodes matched to the JSON graph.
  */
-export function decorateSvg(svg: SVGSVGElement, view: GraphView, onNavigate: (target: Location) => void): number {
+export function decorateSvg(svg: SVGSVGElement, view: GraphView, onNavigate: (target: Location, node: NodeView) => void): number {
   // Graphviz paints the page white first: the theme's background shows instead.
   svg.querySelector('g.graph polygon')?.classList.add('tw-background');
   let matched = 0;
@@ -93,11 +93,11 @@ export function decorateSvg(svg: SVGSVGElement, view: GraphView, onNavigate: (ta
     if (target) {
       g.classList.add('tw-navigable');
       g.setAttribute('role', 'link');
-      g.addEventListener('click', () => onNavigate(target));
+      g.addEventListener('click', () => onNavigate(target, node));
       g.addEventListener('keydown', (e) => {
         if (e.key === 'Enter' || e.key === ' ') {
           e.preventDefault();
-          onNavigate(target);
+          onNavigate(target, node);
         }
       });
     } else {

@@ -21,8 +21,30 @@ export interface NodeView {
   badge: string | null;
   /** Plain text (never HTML). */
   tooltip: string;
-  /** Where a click leads: the node's call site (a launch) or allocation. */
+  /**
+   * Where a click leads: for a launch, the line in the user's code that made it (the call of the
+   * helper that launched, `calls[0]`), else its `wp.launch` line; for an array, its allocation.
+   */
   target: Location | null;
+  /** The places one step away, in order: each caller outward, then the launch line itself. */
+  places: Place[];
+}
+
+/** A place the node info bar links to. */
+export interface Place extends Location {
+  /** "called at", "launched at", "allocated at". */
+  role: string;
+  /** The function called there, for a call. */
+  function?: string;
+}
+
+/** The places of a node: for a launch its calls innermost first, then the `wp.launch` line. */
+export function nodePlaces(node: GraphNode): Place[] {
+  const out: Place[] = node.calls.map((c) => ({ path: c.path, line: c.line, column: c.column, role: 'called at', function: c.function }));
+  if (node.location) {
+    out.push({ ...node.location, role: node.kind === 'array' ? 'allocated at' : node.kind === 'launch' ? 'launched at' : 'at' });
+  }
+  return out;
 }
 
 export interface GraphView {
@@ -83,8 +105,14 @@ export function nodeTooltip(node: GraphNode, findings: Finding[], missing: strin
   if (node.shape || node.dtype) {
     lines.push([node.shape ? `shape (${node.shape.join(', ')}${node.shape.length === 1 ? ',' : ''})` : '', node.dtype].filter(Boolean).join(' '));
   }
+  for (const c of node.calls) {
+    lines.push(`called at ${locationText(c)} (${c.function}())`);
+  }
   if (node.location) {
-    lines.push(`${node.kind === 'array' ? 'allocated at' : 'at'} ${locationText(node.location)}`);
+    lines.push(`${node.kind === 'array' ? 'allocated at' : node.kind === 'launch' ? 'launched at' : 'at'} ${locationText(node.location)}`);
+  }
+  if (node.kind === 'launch' && node.calls.length) {
+    lines.push('click: go to the calling line');
   }
   for (const f of findings) {
     lines.push(`${f.severity === 'error' ? '✖' : '⚠'} ${findingText(f)}`);
@@ -113,7 +141,8 @@ export function buildGraphView(tape: TapeGraph, findings: Finding[], repeats?: M
       severity: count ? (worstSeverity(own) ?? 'warning') : null,
       badge: count ? String(count) : null,
       tooltip: nodeTooltip(node, own, missing, repeats?.get(node.id)),
-      target: node.location,
+      target: node.calls[0] ? { path: node.calls[0].path, line: node.calls[0].line, column: node.calls[0].column } : node.location,
+      places: nodePlaces(node),
     };
     nodes.set(node.id, view);
     if (view.badge) {

@@ -3,10 +3,14 @@
  * its `viewBox`: a scale (screen pixels per graph unit) and an offset, so text
  * stays sharp at any zoom and nothing is laid out again.
  *
- * Fit: the whole graph in the frame, centred, never magnified past 2×.
+ * Fit: the whole graph in the frame, centred, never magnified past 2× and
+ * never below the readable scale (`viewMath.READABLE_SCALE`): a larger graph
+ * opens readable at its top left corner, and the rest is scrolled to.
  * On a resize the view fits again unless the user zoomed or panned since
- * (then it keeps its scale and centre). Mouse: the wheel zooms around the
- * pointer, a drag pans. Keys on the frame: + and - zoom, arrows pan, 0 fits.
+ * (then it keeps its scale and centre). A saved view (the script's last one)
+ * is restored as it was. Mouse: the wheel scrolls (Shift: sideways), Ctrl or
+ * Cmd with the wheel (a trackpad's pinch) zooms around the pointer, a drag
+ * pans. Keys on the frame: + and - zoom, arrows pan, 0 fits, 1 is 100 %.
  */
 
 import { fitView, zoomAt, type Size, type View } from './viewMath';
@@ -25,7 +29,8 @@ export class Viewport {
   constructor(
     private readonly frame: HTMLElement,
     private readonly svg: SVGSVGElement,
-    private readonly onChange: (view: View) => void = () => undefined,
+    private readonly onChange: (view: View, fitted: boolean) => void = () => undefined,
+    initial?: View,
   ) {
     // Graphviz's own viewBox is the drawing's size in points.
     const box = svg.viewBox.baseVal;
@@ -45,7 +50,11 @@ export class Viewport {
     // A click that ends a drag must not open a call site.
     frame.addEventListener('click', (e) => this.swallowDragClick(e), true);
     frame.addEventListener('keydown', (e) => this.onKey(e));
-    this.fit();
+    if (initial) {
+      this.set(initial);
+    } else {
+      this.fit();
+    }
   }
 
   private readonly originX: number;
@@ -81,6 +90,11 @@ export class Viewport {
 
   zoomOut(): void {
     this.zoom(1 / ZOOM_STEP);
+  }
+
+  /** 100 %: one graph point per screen pixel, around the frame's centre. */
+  actualSize(): void {
+    this.zoom(1 / this.view.scale);
   }
 
   pan(dx: number, dy: number): void {
@@ -123,14 +137,23 @@ export class Viewport {
     this.svg.setAttribute('height', String(height));
     this.svg.setAttribute('viewBox', `${this.originX - this.view.x / s} ${this.originY - this.view.y / s} ${width / s} ${height / s}`);
     this.frame.dataset.scale = String(s);
-    this.onChange(this.current);
+    this.frame.dataset.fitted = String(this.fitted);
+    this.onChange(this.current, this.fitted);
   }
 
   private onWheel(e: WheelEvent): void {
     e.preventDefault();
+    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? this.frame.clientHeight : 1;
+    if (!(e.ctrlKey || e.metaKey)) {
+      // Scroll: the wheel moves the drawing as a page scrolls (Shift: sideways).
+      const dx = (e.shiftKey && !e.deltaX ? e.deltaY : e.deltaX) * unit;
+      const dy = (e.shiftKey && !e.deltaX ? 0 : e.deltaY) * unit;
+      this.pan(-dx, -dy);
+      return;
+    }
     const rect = this.frame.getBoundingClientRect();
     // Trackpads send many small deltas, wheels a few large ones: zoom by the distance.
-    const factor = Math.exp(-Math.max(-300, Math.min(300, e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY)) / 300);
+    const factor = Math.exp(-Math.max(-300, Math.min(300, e.deltaY * unit)) / 300);
     this.zoom(factor, e.clientX - rect.left, e.clientY - rect.top);
   }
 
@@ -178,7 +201,7 @@ export class Viewport {
   }
 
   private onKey(e: KeyboardEvent): void {
-    if (e.target !== this.frame && !(e.key === '+' || e.key === '=' || e.key === '-' || e.key === '0')) {
+    if (e.target !== this.frame && !(e.key === '+' || e.key === '=' || e.key === '-' || e.key === '0' || e.key === '1')) {
       return; // arrows on a focused node move between nodes (main.ts)
     }
     const pans: Record<string, [number, number]> = { ArrowLeft: [PAN_STEP, 0], ArrowRight: [-PAN_STEP, 0], ArrowUp: [0, PAN_STEP], ArrowDown: [0, -PAN_STEP] };
@@ -188,6 +211,8 @@ export class Viewport {
       this.zoomOut();
     } else if (e.key === '0') {
       this.fit();
+    } else if (e.key === '1') {
+      this.actualSize();
     } else if (pans[e.key]) {
       this.pan(...pans[e.key]);
     } else {

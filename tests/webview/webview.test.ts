@@ -23,6 +23,7 @@ import type { GraphMessage, WebviewToHost } from '../../client-vscode/shared/mes
 import { parseFinding, parseTapeGraphResult, type Finding, type TapeGraph, type TapeGraphResult } from '../../client-vscode/shared/protocol';
 import { FIXTURE_PATH, loadFixture, loopGraph } from '../../client-vscode/test/fixture';
 import { DEFAULT_OPTIONS, shownGraph } from '../../client-vscode/webview/shownGraph';
+import { READABLE_SCALE } from '../../client-vscode/webview/viewMath';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -40,8 +41,8 @@ function evilTape(path: string): { tape: TapeGraph; finding: TapeGraphResult['fi
       captured_at: 'exit',
       location: null,
       nodes: [
-        { id: 'l9', kind: 'launch', label: EVIL, location: { path, line: 7, column: 5 }, requires_grad: null, names: [], shape: null, dtype: '', finding_ids: [] },
-        { id: 'a9', kind: 'array', label: EVIL, location: null, requires_grad: true, names: [EVIL], shape: [4], dtype: 'float32', finding_ids: ['f-evil'] },
+        { id: 'l9', kind: 'launch', label: EVIL, location: { path, line: 7, column: 5 }, requires_grad: null, names: [], shape: null, dtype: '', finding_ids: [], calls: [] },
+        { id: 'a9', kind: 'array', label: EVIL, location: null, requires_grad: true, names: [EVIL], shape: [4], dtype: 'float32', finding_ids: ['f-evil'], calls: [] },
       ],
       edges: [{ source: 'a9', target: 'l9', kind: 'read', arg: EVIL }],
     },
@@ -264,13 +265,91 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
     }
   });
 
-  it('posts navigate with the call site when a launch node is clicked', async () => {
-    const launch = shown.nodes.find((n) => n.kind === 'launch' && n.location);
-    assert.ok(launch?.location, 'the fixture has a launch with a location');
+  it('posts navigate with the line that made the launch when a collapsed launch node is clicked; the launch line is one step away', async () => {
+    // integrate ×3, launched in simulate_step() at line 41, called from line 54 (and ×3 from 55).
+    const launch = shown.nodes.find((n) => n.kind === 'launch' && n.calls.length && n.members.length > 1);
+    assert.ok(launch?.location && launch.calls[0], 'the fixture has a collapsed launch made through a helper');
+    const call = launch.calls[0];
+    assert.notEqual(call.line, launch.location.line);
     await page.evaluate(() => (window.__posted = []));
     await page.locator(`#graph g.node[data-node-id="${launch.id}"]`).click();
-    const posted = await page.evaluate(() => window.__posted);
-    assert.deepEqual(posted, [{ type: 'navigate', path: launch.location.path, line: launch.location.line, column: launch.location.column }]);
+    assert.deepEqual(await page.evaluate(() => window.__posted), [{ type: 'navigate', path: call.path, line: call.line, column: call.column }]);
+    // The bar under the graph: the calling line, then the launch line, each a link.
+    const info = page.locator('#node-info');
+    assert.equal(
+      (await info.textContent())?.replace(/\s+/g, ' '),
+      `${launch.label}: called at ${path.basename(call.path)}:${call.line}:${call.column} (simulate_step()) · launched at ${path.basename(launch.location.path)}:${launch.location.line}:${launch.location.column}`,
+    );
+    await page.evaluate(() => (window.__posted = []));
+    await info.locator('button[data-role="launched at"]').click();
+    assert.deepEqual(await page.evaluate(() => window.__posted), [{ type: 'navigate', path: launch.location.path, line: launch.location.line, column: launch.location.column }]);
+  });
+
+  it('opens the ping-pong graph readable beside the editor: the layout that fits the panel, at 80 % or more', async () => {
+    const narrow = await browser.newPage({ viewport: { width: 700, height: 860 } });
+    await narrow.addInitScript({ content: stubScript(undefined) });
+    await narrow.goto(`${origin}/`);
+    await narrow.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
+    await narrow.evaluate((m) => window.postMessage(m, '*'), { type: 'graph', uri: result.uri, title: 'pingpong_helper.py', result });
+    await waitRendered(narrow);
+    const direction = await narrow.evaluate(() => document.getElementById('graph')?.dataset.direction);
+    const s = await scale(narrow);
+    assert.equal(direction, 'TB', 'top to bottom in a tall, narrow panel');
+    assert.ok(s >= 0.8, `opens at ${Math.round(s * 100)} %`);
+    assert.match((await narrow.locator('#opt-layout option[value="auto"]').textContent()) ?? '', /fit the panel \(top to bottom\)/);
+    // The user's layout for this script wins, and is kept in the state per script.
+    await narrow.selectOption('#opt-layout', 'LR');
+    await waitRendered(narrow);
+    assert.equal(await narrow.evaluate(() => document.getElementById('graph')?.dataset.direction), 'LR');
+    assert.ok((await scale(narrow)) >= READABLE_SCALE, 'never fitted below the readable scale');
+    const views = await narrow.evaluate(() => (window.__state as { views: Record<string, { layout: string }> }).views);
+    assert.equal(views[result.uri].layout, 'LR');
+    await narrow.close();
+  });
+
+  it('keeps each script\'s zoom and position across re-runs, and fits another script', async () => {
+    await page.locator('#graph').focus();
+    await page.keyboard.press('1'); // 100 %
+    await page.keyboard.press('+');
+    const zoomed = await scale(page);
+    await page.waitForFunction(() => (window.__state as { views?: Record<string, { view?: unknown }> }).views?.[Object.keys((window.__state as { views: object }).views)[0]] !== undefined);
+    // A re-run: the same script's graph again.
+    await page.evaluate((m) => window.postMessage(m, '*'), message);
+    await waitRendered(page);
+    assert.equal(await scale(page), zoomed, 'the re-run keeps the zoom');
+    // Another script opens fitted; back to the first, its zoom is back.
+    await page.evaluate((m) => window.postMessage(m, '*'), { ...message, uri: 'file:///workspace/other.py', title: 'other.py' });
+    await waitRendered(page);
+    assert.equal(await page.evaluate(() => document.getElementById('graph')?.dataset.fitted), 'true');
+    await page.evaluate((m) => window.postMessage(m, '*'), message);
+    await waitRendered(page);
+    assert.equal(await scale(page), zoomed);
+    await page.locator('button.tw-fit').click();
+  });
+
+  it('always offers Run verification and a pin; the pin is sent to the host and kept', async () => {
+    await page.evaluate(() => (window.__posted = []));
+    await page.locator('#run').click();
+    await page.locator('#pin').click();
+    assert.deepEqual(await page.evaluate(() => window.__posted), [{ type: 'run' }, { type: 'pin', pinned: true }]);
+    assert.equal(await page.locator('#pin').getAttribute('aria-pressed'), 'true');
+    assert.equal(await page.evaluate(() => (window.__state as { pinned: boolean }).pinned), true);
+    await page.locator('#pin').click();
+    assert.equal(await page.evaluate(() => (window.__state as { pinned: boolean }).pinned), false);
+    // The empty state has the same button.
+    const empty = await openPage(undefined);
+    await empty.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
+    await empty.evaluate(() => window.postMessage({ type: 'graph', uri: 'file:///w/new.py', title: 'new.py', result: null }, '*'));
+    await empty.locator('#run').waitFor();
+    assert.match((await empty.locator('.tw-empty').textContent()) ?? '', /No run of new\.py yet/);
+    // A restored run says so: a kept run holds no tape graph.
+    await empty.evaluate(
+      (r) => window.postMessage({ type: 'graph', uri: 'file:///w/new.py', title: 'new.py', result: r }, '*'),
+      { uri: 'file:///w/new.py', tapes: [], findings: [], restored: { time: '2026-05-01T12:00:00+00:00', readable_time: '2026-05-01 14:00:00', path: '/w/.tapewatch/runs/new.json' } },
+    );
+    await empty.locator('#restored').waitFor();
+    assert.match((await empty.locator('#restored').textContent()) ?? '', /^Restored: the run kept at 2026-05-01 14:00:00/);
+    await empty.close();
   });
 
   /** Whether every drawn node lies inside the graph's frame (the drawing fits). */
@@ -286,20 +365,33 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
 
   const scale = (p: Page) => p.evaluate(() => Number(document.getElementById('graph')?.dataset.scale));
 
-  it('fits the graph to the panel, zooms with buttons, keys and wheel, and resets the view', async () => {
+  it('fits the graph to the panel, zooms with buttons, keys and Ctrl+wheel, scrolls with the wheel, and resets the view', async () => {
     assert.ok(await allNodesInside(page), 'fitted on open');
     const fitted = await scale(page);
+    assert.ok(fitted >= READABLE_SCALE, `opens readable (${fitted})`);
     await page.locator('button.tw-zoom-in').click();
     assert.ok(Math.abs((await scale(page)) - fitted * 1.25) < 1e-3, 'the + button zooms in by a step');
     assert.equal(await page.locator('#zoom-level').textContent(), `${Math.round((await scale(page)) * 100)}%`);
+    await page.locator('button.tw-zoom-100').click();
+    assert.equal(await scale(page), 1, 'the 100% button');
+    assert.equal(await page.locator('#zoom-level').textContent(), '100%');
     await page.locator('#graph').focus();
     await page.keyboard.press('-');
     await page.keyboard.press('-');
-    assert.ok((await scale(page)) < fitted, 'the - key zooms out');
+    assert.ok((await scale(page)) < 1, 'the - key zooms out');
     const box = (await page.locator('#graph').boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     const before = await scale(page);
+    // The wheel scrolls: the drawing moves, the scale stays.
+    const nodeY = () => page.locator('#graph g.tw-node').first().boundingBox().then((b) => b!.y);
+    const y0 = await nodeY();
+    await page.mouse.wheel(0, 120);
+    await page.waitForFunction((y) => Math.abs((document.querySelector('#graph g.tw-node')!.getBoundingClientRect().y) - y) > 50, y0);
+    assert.equal(await scale(page), before, 'the wheel alone does not zoom');
+    // Ctrl+wheel (a trackpad's pinch) zooms around the pointer.
+    await page.keyboard.down('Control');
     await page.mouse.wheel(0, -400);
+    await page.keyboard.up('Control');
     await page.waitForFunction((s) => Number(document.getElementById('graph')?.dataset.scale) > s, before);
     await page.locator('button.tw-fit').click();
     assert.equal(await scale(page), fitted);
@@ -333,7 +425,9 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
       const g = document.getElementById('graph')!;
       return Number(g.querySelector('svg')?.getAttribute('width')) === g.clientWidth;
     });
+    await waitRendered(page);
     assert.ok(await allNodesInside(page), 'fitted to the narrow panel');
+    assert.ok((await scale(page)) >= READABLE_SCALE);
     const graph = (await page.locator('#graph').boundingBox())!;
     const side = (await page.locator('.tw-side').boundingBox())!;
     assert.ok(side.y >= graph.y + graph.height - 1, 'the findings go below the graph');
@@ -342,6 +436,7 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
       const g = document.getElementById('graph')!;
       return Number(g.querySelector('svg')?.getAttribute('width')) === g.clientWidth;
     });
+    await waitRendered(page);
     assert.ok(await allNodesInside(page));
   });
 
@@ -362,7 +457,7 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
     await page.locator(`#graph g.node[data-node-id="${launch.id}"]`).focus();
     await page.evaluate(() => (window.__posted = []));
     await page.keyboard.press('Enter');
-    const loc = launch.location!;
+    const loc = launch.calls[0] ?? launch.location!; // the line that made the launch, as a click
     assert.deepEqual(await page.evaluate(() => window.__posted), [{ type: 'navigate', path: loc.path, line: loc.line, column: loc.column }]);
   });
 
@@ -528,7 +623,9 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
     await waitRendered(page);
     assert.equal(await page.locator('#graph g.tw-launch').count(), 61);
     assert.equal(await page.evaluate(() => (window.__state as { options: { collapse: boolean } }).options.collapse), false);
-    assert.ok(await allNodesInside(page), 'fitted after the toggle');
+    // 61 launches do not fit readable: the view opens at the readable scale, to be scrolled.
+    assert.equal(await scale(page), READABLE_SCALE, 'never fitted below the readable scale');
+    assert.equal(await allNodesInside(page), false);
     // the choice outlives the panel
     const again = await openPage(await page.evaluate(() => window.__state));
     await waitRendered(again);
@@ -537,7 +634,7 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
     await again.close();
     await page.locator('#opt-collapse').click();
     await waitRendered(page);
-    await page.selectOption('#opt-direction', 'TB');
+    await page.selectOption('#opt-layout', 'TB');
     await waitRendered(page);
     const [step, loss] = await Promise.all(['step', 'loss_kernel'].map((k) => page.locator(`#graph g.tw-launch:has-text("${k}")`).boundingBox()));
     assert.ok(loss!.y > step!.y + step!.height, 'top to bottom: the loss launch is below the step');

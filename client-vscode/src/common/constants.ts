@@ -13,6 +13,7 @@ export const Commands = {
   clearAllDiagnostics: 'tapewatch.clearAllDiagnostics',
   bisect: 'tapewatch.bisect',
   compareWithPrevious: 'tapewatch.compareWithPrevious',
+  showOutput: 'tapewatch.showOutput',
 } as const;
 
 /** Commands the server executes (`workspace/executeCommand`). */
@@ -23,6 +24,7 @@ export const ServerCommands = {
   clearDiagnostics: 'tapewatch.clearDiagnostics',
   bisect: 'tapewatch.bisect',
   compareWithPrevious: 'tapewatch.compareWithPrevious',
+  listRuns: 'tapewatch.listRuns',
 } as const;
 
 /** Custom messages. */
@@ -36,4 +38,6 @@ export const REPORT_SCHEME = 'tapewatch-report';
 
 export const GRAPH_VIEW_TYPE = 'tapewatch.tapeGraph';
 export const STATUS_ITEM_ID = 'tapewatch.status';
+/** Context keys the walkthrough's steps complete on (`onContext:`). */
+export const CONTEXT_KEYS = { interpreterReady: 'tapewatch.interpreterReady', verified: 'tapewatch.verified' } as const;
 export const PYTHON_EXTENSION_ID = 'ms-python.python';

@@ -47,6 +47,12 @@ class TapewatchLanguageClient extends LanguageClient {
     }
     super.registerFeature(feature);
   }
+
+  // The library's own toast for a failed start ("couldn't create connection to server") would stand
+  // beside ours, which says what to do (ServerConnection.fail): it goes to the log only.
+  public override error(message: string, data?: unknown, showNotification: boolean | 'force' = 'force'): void {
+    super.error(message, data, message.includes("couldn't create connection to server") ? false : showNotification);
+  }
 }
 
 /** A `file:` (or other) URI whose path is a Markdown file. */
@@ -72,6 +78,7 @@ export class ServerConnection {
   private readonly startListeners = new Set<() => void>();
   /** Why the last start failed, if it did. */
   public startError: string | undefined;
+  private starting = false;
 
   constructor(
     private readonly context: vsapi.ExtensionContext,
@@ -119,7 +126,33 @@ export class ServerConnection {
     await this.stopClient();
   }
 
+  /** Where the server is: for the language status item. */
+  get phase(): 'starting' | 'running' | 'failed' | 'stopped' {
+    if (this.starting) {
+      return 'starting';
+    }
+    if (this.startError) {
+      return 'failed';
+    }
+    return this.client?.state === State.Running ? 'running' : 'stopped';
+  }
+
+  /** The interpreter the server runs on (known once a start chose it). */
+  get serverInterpreter(): string | undefined {
+    return this.choice?.command;
+  }
+
   private async doRestart(): Promise<void> {
+    this.starting = true;
+    try {
+      await this.doRestartSteps();
+    } finally {
+      this.starting = false;
+      this.fireState();
+    }
+  }
+
+  private async doRestartSteps(): Promise<void> {
     await this.stopClient();
     this.startError = undefined;
     this.fireState();

@@ -14,6 +14,9 @@ export const SECTION = 'tapewatch';
 /** The keys of the section (package.json `contributes.configuration`, docs/protocol.md). */
 export const SETTING_KEYS = ['interpreter', 'device', 'timeout', 'cwd', 'args', 'env', 'runOnSave', 'lint', 'checkLaunches'] as const;
 
+/** Settings only the client reads (package.json has them too; never sent to the server). */
+export const CLIENT_SETTING_KEYS = ['showNotifications'] as const;
+
 /** Settings whose change needs a new server process (they pick its interpreter). */
 export const RESTART_KEYS = ['interpreter'] as const;
 

@@ -8,7 +8,7 @@
 
 import * as vscode from 'vscode';
 
-export type { Disposable, ExtensionContext, LogOutputChannel, StatusBarItem, TextDocument, Uri, WebviewPanel } from 'vscode';
+export type { Disposable, ExtensionContext, LanguageStatusItem, LogOutputChannel, QuickPickItem, StatusBarItem, TextDocument, Uri, WebviewPanel } from 'vscode';
 
 // --- workspace ---------------------------------------------------------------
 
@@ -160,6 +160,72 @@ export function activeDocument(): vscode.TextDocument | undefined {
 
 export function onDidChangeActiveTextEditor(listener: () => unknown): vscode.Disposable {
   return vscode.window.onDidChangeActiveTextEditor(listener);
+}
+
+export function onDidChangeDiagnostics(listener: (uris: readonly vscode.Uri[]) => unknown): vscode.Disposable {
+  return vscode.languages.onDidChangeDiagnostics((e) => listener(e.uris));
+}
+
+/** The severities of Tapewatch's diagnostics of `uri` (source "tapewatch"), as the Problems panel lists them. */
+export function tapewatchDiagnostics(uri: vscode.Uri): ('error' | 'warning' | 'information' | 'hint')[] {
+  const names = { [vscode.DiagnosticSeverity.Error]: 'error', [vscode.DiagnosticSeverity.Warning]: 'warning', [vscode.DiagnosticSeverity.Information]: 'information', [vscode.DiagnosticSeverity.Hint]: 'hint' } as const;
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'tapewatch').map((d) => names[d.severity]);
+}
+
+/** A language status item (the `{}` in the status bar beside the language name), for Python files. */
+export function createLanguageStatusItem(id: string, name: string): vscode.LanguageStatusItem {
+  const item = vscode.languages.createLanguageStatusItem(id, { language: 'python' });
+  item.name = name;
+  return item;
+}
+
+export const LANGUAGE_STATUS_SEVERITY = {
+  information: vscode.LanguageStatusSeverity.Information,
+  warning: vscode.LanguageStatusSeverity.Warning,
+  error: vscode.LanguageStatusSeverity.Error,
+} as const;
+
+export function setContext(key: string, value: unknown): Thenable<unknown> {
+  return vscode.commands.executeCommand('setContext', key, value);
+}
+
+/** A file picker for one file; the path, or undefined. */
+export async function pickFile(title: string, defaultPath?: string): Promise<string | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    title,
+    canSelectFiles: true,
+    canSelectFolders: false,
+    canSelectMany: false,
+    defaultUri: defaultPath ? vscode.Uri.file(defaultPath) : undefined,
+    openLabel: 'Use this interpreter',
+  });
+  return picked?.[0]?.fsPath;
+}
+
+/** A quick pick with one item active at first (`active`). */
+export function pickWithActive<T extends vscode.QuickPickItem>(items: T[], options: { title: string; placeholder: string; active?: T }): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const pick = vscode.window.createQuickPick<T>();
+    pick.title = options.title;
+    pick.placeholder = options.placeholder;
+    pick.items = items;
+    if (options.active) {
+      pick.activeItems = [options.active];
+    }
+    let done = false;
+    pick.onDidAccept(() => {
+      done = true;
+      resolve(pick.selectedItems[0] ?? pick.activeItems[0]);
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      if (!done) {
+        resolve(undefined);
+      }
+      pick.dispose();
+    });
+    pick.show();
+  });
 }
 
 /** Open `uri` with the cursor at 1-based `line`:`column`, in the first editor group. */

@@ -1,7 +1,9 @@
 /**
  * The tape-graph webview, host side: fetches `tapewatch/tapeGraph` for a
  * script, posts it to the page as one `graph` message, and opens files when
- * the page sends `navigate`. The page itself lives in client-vscode/webview.
+ * the page sends `navigate`. The panel follows the active editor (a Python
+ * file) unless the page's pin keeps its script. The page itself lives in
+ * client-vscode/webview.
  */
 
 import * as path from 'node:path';
@@ -18,6 +20,8 @@ export class TapeGraphPanel {
   private panel: vsapi.WebviewPanel | undefined;
   private uri: vsapi.Uri | undefined;
   private result: TapeGraphResult | null = null;
+  /** The page's pin: keep this script while other files are active. */
+  private pinned = false;
   private readonly webviewRoot: vsapi.Uri;
 
   constructor(
@@ -36,7 +40,26 @@ export class TapeGraphPanel {
         },
       }),
       { dispose: () => this.panel?.dispose() },
+      vsapi.onDidChangeActiveTextEditor(() => this.followActiveEditor()),
     );
+  }
+
+  /** The script the panel shows, if it is open. */
+  get shownUri(): vsapi.Uri | undefined {
+    return this.panel ? this.uri : undefined;
+  }
+
+  /** The active editor changed: an unpinned panel shows the graph of the Python file now in front. */
+  private followActiveEditor(): void {
+    const doc = vsapi.activeDocument();
+    if (!this.panel || this.pinned || !doc || doc.languageId !== 'python' || doc.uri.scheme !== 'file') {
+      return;
+    }
+    if (this.uri?.fsPath === doc.uri.fsPath) {
+      return;
+    }
+    this.uri = doc.uri;
+    void this.refresh();
   }
 
   /** Show the graph of `uri`, creating the panel if needed. */
@@ -48,6 +71,13 @@ export class TapeGraphPanel {
     } else {
       // A new page asks for its data with `ready` once its script runs.
       this.adopt(vsapi.createWebviewPanel(GRAPH_VIEW_TYPE, 'Tape graph', this.webviewRoot), uri);
+    }
+  }
+
+  /** A run of `uri` started: a panel that shows it says so until the new graph arrives. */
+  running(uri: vsapi.Uri): void {
+    if (this.panel && this.uri?.fsPath === uri.fsPath) {
+      this.post({ type: 'notice', text: `Running verification of ${path.basename(uri.fsPath)}…` });
     }
   }
 
@@ -68,7 +98,7 @@ export class TapeGraphPanel {
         return; // the panel moved on to another script meanwhile
       }
       this.result = result;
-      this.post({ type: 'graph', uri: current.toString(), title: path.basename(current.fsPath), result });
+      this.post({ type: 'graph', uri: current.toString(), title: path.basename(current.fsPath), result, pinned: this.pinned });
     } catch (err) {
       this.log.warn(`Tape graph of ${current.toString()}: ${errorText(err)}`);
       this.post({ type: 'notice', text: `Could not get the tape graph: ${errorText(err)}` });
@@ -91,6 +121,7 @@ export class TapeGraphPanel {
         this.panel = undefined;
         this.uri = undefined;
         this.result = null;
+        this.pinned = false;
       }
     });
   }
@@ -107,7 +138,16 @@ export class TapeGraphPanel {
     }
     switch (message.type) {
       case 'ready':
+        if (message.pinned !== undefined) {
+          this.pinned = message.pinned;
+        }
         await this.refresh();
+        return;
+      case 'pin':
+        this.pinned = message.pinned;
+        if (!this.pinned) {
+          this.followActiveEditor();
+        }
         return;
       case 'run':
         if (this.uri) {
