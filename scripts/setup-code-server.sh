@@ -48,6 +48,31 @@ cd "$TMP"
 echo '{"name": "tapewatch-code-server", "private": true}' > package.json
 export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false npm_config_yes=true
 
+# node-gyp builds the native modules against Node's headers. Without a `nodedir` it downloads
+# them from nodejs.org into ~/.cache/node-gyp, which a machine that reaches only the package
+# registries cannot do. Where the distribution installed the headers of the very `node` that
+# runs (Debian's nodejs: /usr/include/node), build against those, whatever the user's npm
+# config says, so that the script works from any home directory.
+node_headers() {
+  local prefix version header
+  prefix=$(node -p 'require("path").dirname(require("path").dirname(process.execPath))')
+  version=$(node -p 'process.versions.node')
+  header=$prefix/include/node/node_version.h
+  [ -f "$prefix/include/node/node.h" ] && [ -f "$header" ] || return 1
+  # The headers must be this node's, or the modules would not load (another ABI).
+  [ "$(awk '/define NODE_(MAJOR|MINOR|PATCH)_VERSION /{v = v (v ? "." : "") $3} END {print v}' "$header")" = "$version" ] \
+    || return 1
+  echo "$prefix"
+}
+if [ -n "${npm_config_nodedir:-}" ]; then
+  log "node-gyp: nodedir $npm_config_nodedir (from the environment)"
+elif nodedir=$(node_headers); then
+  export npm_config_nodedir=$nodedir
+  log "node-gyp: nodedir $nodedir (the headers of $(command -v node))"
+else
+  log "node-gyp: no headers of this node ($(node --version)) under its prefix: node-gyp will download them"
+fi
+
 log "npm install --ignore-scripts code-server@$VERSION"
 npm install --ignore-scripts --no-save --loglevel=error "code-server@$VERSION" >&2
 
