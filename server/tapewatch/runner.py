@@ -17,13 +17,14 @@ import json
 import os
 import re
 import signal
+import stat
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from . import codes
-from .model import Finding, Location, TapeGraph
+from .model import Finding, Location, Related, TapeGraph
 from .processes import Descendants, kill_group
 from .spawn import (HARNESS_HEADER, RunRequest, Started, is_harness, probe_command,  # noqa: F401 (re-exported)
                     probe_env, probe_pythonpath, start)
@@ -208,12 +209,12 @@ async def run_probe(
             await asyncio.wait_for(_exited(exited, tree),
                                    timeout=req.timeout if req.timeout and req.timeout > 0 else None)
         except asyncio.TimeoutError:
+            dump = await ask_where(proc, collector.where)  # before the kill: where was the script?
             _kill_tree(proc, tree)
             await asyncio.shield(exited)
             result.outcome = "timeout"
-            result.findings.append(codes.tool_finding(
-                "TW905", "The run did not finish within %gs and was stopped (the whole process tree was killed). "
-                "Raise the timeout or shorten the repro." % req.timeout, location=Location(result.script, 1, 1)))
+            result.findings.append(timeout_finding(result.script, req.timeout, collector.where, dump,
+                                                   started=collector.started))
         except asyncio.CancelledError:
             _kill_tree(proc, tree)
             with contextlib.suppress(Exception):
@@ -355,6 +356,148 @@ def no_tape_finding(result: RunResult) -> Finding:
         location=Location(result.script, 1, 1), exit_status=result.exit_code)
 
 
+# How long a run that timed out is given to say where it was before it is killed.  The answer is
+# written by a C signal handler (faulthandler) in microseconds; a process that is stopped, or whose
+# handler was taken over, never answers.
+WHERE_WAIT_S = 1.0
+WHERE_BYTES = 256 * 1024  # faulthandler writes at most 100 frames a thread, 500 characters a name
+
+
+async def ask_where(proc, where: Optional[dict]) -> Optional[str]:
+    """Ask a probe that timed out for its stacks (the probe's ``where`` event says how: a signal, and the
+    descriptor its faulthandler writes into): the text faulthandler wrote, or None when it could not
+    be asked or did not answer within ``WHERE_WAIT_S``."""
+    if where is None or proc.poll() is not None:
+        return None
+    path = "/proc/%d/fd/%d" % (proc.pid, where["fd"])
+    try:
+        # Never blocks, and reads a regular file only: the event could name any descriptor.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        before = os.fstat(fd).st_size
+        try:
+            os.kill(proc.pid, where["signal"])
+        except (OSError, ValueError, OverflowError):
+            return None
+        deadline = time.monotonic() + WHERE_WAIT_S
+        size = before
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+            now = os.fstat(fd).st_size
+            if now > before and now == size:  # written, and no longer growing
+                break
+            size = now
+        if size <= before:
+            return None
+        return os.pread(fd, min(size - before, WHERE_BYTES), before).decode("ascii", "replace")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+_THREAD = re.compile(r"^(?:Current thread|Thread) (0x[0-9a-fA-F]+) \(most recent call first\):")
+_FRAME = re.compile(r'^\s+File "(.*)", line (\d+) in (.*)$')
+_ESCAPE = re.compile(r"\\x([0-9a-f]{2})|\\u([0-9a-f]{4})|\\U([0-9a-f]{8})")
+
+
+def main_thread_frames(dump: str, main_thread: int) -> List[Tuple[str, int, str]]:
+    """The main thread's frames in a faulthandler dump, innermost first: (path, line, function).
+    faulthandler writes names in ASCII, other characters as ``\\xNN``, ``\\uNNNN``, ``\\UNNNNNNNN``."""
+    frames: List[Tuple[str, int, str]] = []
+    inside = False
+    for line in dump.splitlines():
+        header = _THREAD.match(line)
+        if header:
+            if inside:
+                break
+            inside = int(header.group(1), 16) == main_thread
+            continue
+        frame = _FRAME.match(line) if inside else None
+        if frame:
+            path = _unescape(frame.group(1))
+            frames.append((path if os.path.isfile(path) else frame.group(1), int(frame.group(2)),
+                           _unescape(frame.group(3))))
+    return frames
+
+
+def _unescape(text: str) -> str:
+    return _ESCAPE.sub(lambda m: chr(int(next(g for g in m.groups() if g), 16)), text)
+
+
+def _user_frame(path: str, script: str, exclude: List[str]) -> bool:
+    if not os.path.isfile(path):
+        return False  # <frozen ...>, <string>, a file gone since
+    path = os.path.abspath(path)
+    if path == script:
+        return True  # the script is the user's wherever it lives (as the probe's frames say)
+    if any(path == p or path.startswith(p.rstrip(os.sep) + os.sep) for p in exclude):
+        return False
+    from .installed import is_installed  # noqa: PLC0415 (only a timeout needs it)
+
+    return not is_installed(path)
+
+
+def _statement(path: str, line: int) -> Location:
+    """``line`` of ``path`` as a location spanning its statement's text (indentation left out)."""
+    text = ""
+    with contextlib.suppress(OSError):
+        with open(path, "rb") as f:
+            for number, raw in enumerate(f, start=1):
+                if number == line:
+                    text = raw.rstrip(b"\r\n").decode("utf-8", "replace")
+                    break
+    stripped = text.strip()
+    if not stripped:
+        return Location(path, line, 1)
+    column = len(text) - len(text.lstrip()) + 1
+    return Location(path, line, column, end_line=line, end_column=column + len(stripped.encode("utf-8")))
+
+
+def timeout_finding(script: str, timeout: float, where: Optional[dict], dump: Optional[str],
+                    started: bool = True) -> Finding:
+    """TW905, on the line of the user's code the script was running when it was stopped (the innermost
+    frame of the main thread that is the user's: the script, or a module of theirs), its callers and the
+    library line it was in as related locations; on line 1 of the script, saying why, when that cannot
+    be told."""
+    script = os.path.abspath(script)
+    head = "The run did not finish within %gs and was stopped" % timeout
+    tail = " (the whole process tree was killed). Raise the timeout or shorten the repro."
+    frames = main_thread_frames(dump, where["main_thread"]) if dump and where else []
+    mine = [(i, f) for i, f in enumerate(frames) if _user_frame(f[0], script, where["exclude"] if where else [])]
+    if not mine:
+        if dump and frames:
+            why = "it was not running code of yours: Tapewatch's, Warp's or a library's frames only"
+        elif dump:
+            why = "its answer held no stack of the script's thread"
+        elif where is None:
+            why = ("the script had not started yet (Python, Warp or Tapewatch was still loading)" if not started
+                   else "this run cannot be asked (a harness, or a platform without real-time signals and /proc)")
+        else:
+            why = "it did not answer within %gs: a hung native call, or a stopped process" % WHERE_WAIT_S
+        return codes.tool_finding("TW905", head + tail + " Where it was could not be told: %s." % why,
+                                  location=Location(script, 1, 1), stopped_at=None, where_unknown=why)
+    first, (path, line, func) = mine[0]
+    related: List[Related] = []
+    if first > 0 and os.path.isfile(frames[0][0]):  # inside a library call: its innermost line
+        lib_path, lib_line, lib_func = frames[0]
+        related.append(Related(Location(lib_path, lib_line, 1), "running `%s` here (library code)" % lib_func,
+                               "library"))
+    callee = func
+    for _, (caller_path, caller_line, caller_func) in mine[1:8]:
+        related.append(Related(_statement(caller_path, caller_line), "`%s()` called from here" % callee, "caller"))
+        callee = caller_func
+    where_text = " here, in `%s`" % func if func != "<module>" else " here"
+    finding = codes.tool_finding("TW905", head + where_text + tail, location=_statement(path, line),
+                                 stopped_at={"path": path, "line": line, "function": func})
+    finding.related = related
+    return finding
+
+
 SCAN_INTERVAL = 0.5  # seconds between looks for new descendants (setsid escapees)
 
 
@@ -384,6 +527,8 @@ class _EventCollector:
         self.garbage_sample = ""
         self.by_id: Dict[str, Finding] = {}
         self.probe_errors: List[str] = []
+        self.started = False  # the probe said ``start``: the script is about to run
+        self.where: Optional[dict] = None  # how to ask the probe where the script is (``where`` event)
 
     def line(self, raw: bytes) -> None:
         """One event line; anything malformed (types, sizes, nesting) is counted, never fatal."""
@@ -411,6 +556,7 @@ class _EventCollector:
     def apply(self, kind: str, event: dict) -> None:
         r = self.result
         if kind == "start":
+            self.started = True
             r.warp_version = event.get("warp_version")
             r.device = event.get("device") or r.device
             r.python = event.get("python") or r.python
@@ -442,6 +588,10 @@ class _EventCollector:
             if event.get("kernel_path") and event.get("kernel_name"):
                 key = (os.path.abspath(str(event["kernel_path"])), str(event["kernel_name"]))
                 r.kernel_checks.setdefault(key, set()).add(str(event.get("status")))
+        elif kind == "where":
+            self.where = {"signal": int(event["signal"]), "fd": int(event["fd"]),
+                          "main_thread": int(event["main_thread"]),
+                          "exclude": [str(p) for p in event.get("exclude") or []][:16]}
         elif kind == "tapes_skipped":
             r.tapes_skipped = int(event.get("count", 0) or 0)
         elif kind == "kernels":

@@ -11,11 +11,15 @@ with the pytest plugin (which runs them inside the test process).
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import gc
 import os
 import platform
 import runpy
+import signal
 import sys
+import sysconfig
+import threading
 import time
 
 from .. import codes
@@ -133,6 +137,7 @@ def _run(ns, channel: EventChannel) -> int:
         check_launches=bool(ns.check_launches),
     )
 
+    _answer_where(channel, wp)
     status = 0
     outcome = "ok"
     sys.argv = [script] + list(ns.args)
@@ -165,6 +170,43 @@ def _run(ns, channel: EventChannel) -> int:
     sys.stdout.flush()
     sys.stderr.flush()
     return status
+
+
+# The signal the runner sends, before it kills a run that timed out, to learn where the script was
+# (TW905 on that line).  A real-time signal: no library is known to claim one this far from SIGRTMIN
+# (glibc and its timers use the ones below it), and the default handler is checked before taking it.
+WHERE_SIGNAL_OFFSET = 5
+
+
+def _answer_where(channel: EventChannel, wp) -> None:
+    """Make the process answer ``where`` requests: on the signal, ``faulthandler`` writes every
+    thread's Python stack into an anonymous file, from its C handler: no bytecode has to run, so it
+    answers inside a hung native call too (not when the process is stopped).  The runner reads the
+    file through ``/proc/PID/fd/N`` before the kill: nothing is left behind on disk.  Linux only
+    (real-time signals, ``/proc``); the ``where`` event tells the runner how to ask."""
+    rtmin = getattr(signal, "SIGRTMIN", None)
+    if rtmin is None or not hasattr(faulthandler, "register") or not os.path.isdir("/proc/self/fd"):
+        return
+    sig = int(rtmin) + WHERE_SIGNAL_OFFSET
+    try:
+        if signal.getsignal(sig) != signal.SIG_DFL:
+            return  # someone's already: leave it to them
+        if hasattr(os, "memfd_create"):
+            fd = os.memfd_create("tapewatch-where", os.MFD_CLOEXEC)
+        else:
+            import tempfile  # noqa: PLC0415 (Linux before 3.17 only)
+
+            fd = os.dup(tempfile.TemporaryFile().fileno())  # unlinked already
+            os.set_inheritable(fd, False)
+        faulthandler.register(sig, file=fd, all_threads=True, chain=False)
+    except (OSError, ValueError, RuntimeError):
+        return
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the tapewatch package
+    paths = sysconfig.get_paths()
+    exclude = {here, os.path.dirname(os.path.abspath(wp.__file__))}
+    exclude.update(os.path.abspath(paths[k]) for k in ("stdlib", "platstdlib") if paths.get(k))
+    channel.emit("where", signal=sig, fd=fd, main_thread=threading.main_thread().ident,
+                 exclude=sorted(exclude))
 
 
 def _run_main(code, script: str) -> None:
