@@ -133,7 +133,7 @@ export class TapewatchCommands {
           title: view.title,
           prompt: 'Warp device: cpu, cuda or cuda:N',
           value: current,
-          validateInput: (value) => deviceNameProblem(value),
+          validateInput: (value) => deviceNameProblem(value, view.listed),
         })
       )?.trim();
     }

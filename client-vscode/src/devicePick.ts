@@ -13,13 +13,20 @@ export const FALLBACK_DEVICES: readonly string[] = ['cpu', 'cuda:0'];
 
 export const DEVICE_PICK_TITLE = 'Warp device for verification runs (tapewatch.device)';
 
-/** The validation message for a typed device name; undefined when it is one. */
-export function deviceNameProblem(value: string): string | undefined {
+/**
+ * The validation message for a typed device name; undefined when it is one. With `listed` (the
+ * devices the interpreter reported), a name it did not report is refused too, saying which it has.
+ */
+export function deviceNameProblem(value: string, listed?: readonly string[]): string | undefined {
   const v = value.trim();
-  if (DEVICE_NAME.test(v)) {
-    return undefined;
+  if (!DEVICE_NAME.test(v)) {
+    return v === '' ? 'Type a Warp device: cpu, cuda or cuda:N.' : `"${v}" is not a Warp device: use cpu, cuda or cuda:N (cuda:0, cuda:1, ...).`;
   }
-  return v === '' ? 'Type a Warp device: cpu, cuda or cuda:N.' : `"${v}" is not a Warp device: use cpu, cuda or cuda:N (cuda:0, cuda:1, ...).`;
+  if (listed && listed.length && !listed.includes(v) && !(v === 'cuda' && listed.some((d) => d.startsWith('cuda')))) {
+    const gpus = listed.filter((d) => d.startsWith('cuda'));
+    return `The interpreter has no device "${v}": it reports ${listed.join(', ')}${gpus.length ? '' : ' (no GPU: Warp sees no CUDA device here)'}.`;
+  }
+  return undefined;
 }
 
 export interface DeviceAnswer {
@@ -43,6 +50,8 @@ export interface DevicePick {
   items: DevicePickItem[];
   /** Label of the entry that asks for a typed name. */
   other: string;
+  /** The devices the interpreter reported (a typed name is checked against them); empty: unknown. */
+  listed: string[];
 }
 
 export function devicePick(current: string, answer: DeviceAnswer): DevicePick {
@@ -57,7 +66,8 @@ export function devicePick(current: string, answer: DeviceAnswer): DevicePick {
     placeHolder = `${answer.interpreter ?? 'The interpreter'} reported no Warp devices.`;
   } else {
     const warp = answer.list?.warp_version ? `Warp ${answer.list.warp_version}` : 'Warp';
-    placeHolder = `${warp} in ${answer.interpreter ?? 'the configured interpreter'}: pick the device runs use.`;
+    const gpu = listed.some((d) => d.startsWith('cuda')) ? '' : ' No GPU: Warp sees no CUDA device on this machine, runs use the CPU.';
+    placeHolder = `${warp} in ${answer.interpreter ?? 'the configured interpreter'}: pick the device runs use.${gpu}`;
   }
   const offered = listed.length ? listed : [...FALLBACK_DEVICES];
   const valid = deviceNameProblem(current) === undefined;
@@ -71,5 +81,5 @@ export function devicePick(current: string, answer: DeviceAnswer): DevicePick {
   });
   const other = 'Other…';
   items.push({ label: other, description: 'type a device name (cpu, cuda:N)' });
-  return { title: DEVICE_PICK_TITLE, placeHolder, items, other };
+  return { title: DEVICE_PICK_TITLE, placeHolder, items, other, listed };
 }

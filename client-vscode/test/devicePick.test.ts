@@ -48,3 +48,19 @@ describe('Select Device', () => {
     assert.equal(deviceNameProblem(''), 'Type a Warp device: cpu, cuda or cuda:N.');
   });
 });
+
+describe('Select Device on a machine without a GPU', () => {
+  it('says there is no GPU, and Other… refuses a device the interpreter does not have', () => {
+    const list = parseDeviceList({ devices: ['cpu'], warp_version: '1.19.0' });
+    const view = devicePick('cpu', { trusted: true, interpreter: '/v/bin/python', list });
+    assert.equal(view.placeHolder, 'Warp 1.19.0 in /v/bin/python: pick the device runs use. No GPU: Warp sees no CUDA device on this machine, runs use the CPU.');
+    assert.deepEqual(view.listed, ['cpu']);
+    assert.equal(deviceNameProblem('cuda:0', view.listed), 'The interpreter has no device "cuda:0": it reports cpu (no GPU: Warp sees no CUDA device here).');
+    assert.equal(deviceNameProblem('cpu', view.listed), undefined);
+    // With GPUs: "cuda" is the current one; an absent index is refused.
+    assert.equal(deviceNameProblem('cuda', ['cpu', 'cuda:0']), undefined);
+    assert.equal(deviceNameProblem('cuda:3', ['cpu', 'cuda:0']), 'The interpreter has no device "cuda:3": it reports cpu, cuda:0.');
+    // Unknown devices (the interpreter could not be asked): any Warp name goes.
+    assert.equal(deviceNameProblem('cuda:3', []), undefined);
+  });
+});

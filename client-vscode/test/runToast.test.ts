@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseRunSummary, type RunSummary } from '../shared/protocol';
+import { plainMessage } from '../src/diagnosticText';
 import { interpreterToast, parseNotifyLevel, runToast } from '../src/runToast';
 
 /** A summary as the server sends it (docs/protocol.md), through the real parser. */
@@ -145,5 +146,14 @@ describe('the interpreter check at server start', () => {
       interpreterToast('python3', 'timed out', true).message,
       'Tapewatch: no interpreter is set (tapewatch.interpreter), so Tapewatch uses python3 from PATH: python3 cannot import Warp (timed out)',
     );
+  });
+});
+
+describe('diagnostic messages in VS Code', () => {
+  it('shows code spans as quoted text, not backticks', () => {
+    assert.equal(plainMessage('`a.q` (argument `x_out` of `integrate`) is overwritten'), '‘a.q’ (argument ‘x_out’ of ‘integrate’) is overwritten');
+    assert.equal(plainMessage('a ``x`y`` b'), 'a ‘x`y’ b');
+    assert.equal(plainMessage('no code, 3 < 4'), 'no code, 3 < 4');
+    assert.equal(plainMessage('an unmatched ` tick'), 'an unmatched ` tick');
   });
 });

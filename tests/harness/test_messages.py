@@ -49,7 +49,7 @@ def test_a_fail_names_the_element_beyond_the_tolerance_not_the_largest_absolute_
     g[7], ad[7] = 0.0003, 0.00125               # 0.00095 > 0.001003: no, agrees
     result, f = measure(g, ad)
     assert f.code == "TW401"
-    assert f.message.startswith("FD check of `damping` FAIL: 1 of 24 sampled elements disagree beyond the tolerance")
+    assert f.message.startswith("FD check of `damping` FAIL: 1 of 24 sampled elements disagrees beyond the tolerance")
     assert "Worst element 3: AD 0.00165 vs FD 0.0004, 1.25× the tolerance" in f.message
     assert "Worst element 10" not in f.message
     # The words come before the numbers; the Fix says what to change, not which command to run.

@@ -25,7 +25,7 @@ def test_finding_to_diagnostic(tmp_path):
     assert (d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character) == (3, 4, 3, 21)
     assert d.code == "TW102" and d.source == "tapewatch" and d.severity == types.DiagnosticSeverity.Warning
     first, fix = d.message.split("\n")
-    assert first.endswith("(x3)") and fix.startswith("Fix: Move the copy out")
+    assert first.endswith("(×3: the same finding 3 times, once per launch or step)") and fix.startswith("Fix: Move the copy out")
     assert [(r.location.uri, r.location.range.start.line, r.message) for r in d.related_information] == [
         ("uri:" + str(script), 0, "read here")]  # not a file: left out
     assert d.data["finding_id"] == "f1" and d.data["script_uri"] == script.as_uri() and d.data["kind"] == "run"

@@ -25,6 +25,7 @@ import {
   type WorkDoneProgressEnd,
   type WorkDoneProgressReport,
 } from 'vscode-languageclient/node';
+import { plainMessage } from '../diagnosticText';
 import { readSettings } from './config';
 import { ExecuteCommandsExcept } from './commandFilter';
 import { Commands, EXTENSION_NAME, Methods, PYTHON_EXTENSION_ID } from './constants';
@@ -111,13 +112,29 @@ export class ServerConnection {
     return { dispose: () => this.stateListeners.delete(listener) };
   }
 
-  /** Start, or stop and start again. Calls are queued, never interleaved. */
+  /**
+   * Start, or stop and start again. Calls are queued, never interleaved; calls made while a
+   * restart waits its turn share it (granting trust changes the trust and the restricted settings
+   * at once: one restart, not two).
+   */
   restart(): Promise<void> {
-    this.pending = this.pending.then(
-      () => this.doRestart(),
-      () => this.doRestart(),
+    if (this.queued) {
+      return this.queued;
+    }
+    const next = this.pending.then(
+      () => this.startQueued(),
+      () => this.startQueued(),
     );
-    return this.pending;
+    this.queued = next;
+    this.pending = next;
+    return next;
+  }
+
+  private queued: Promise<void> | undefined;
+
+  private startQueued(): Promise<void> {
+    this.queued = undefined;
+    return this.doRestart();
   }
 
   async dispose(): Promise<void> {
@@ -190,6 +207,13 @@ export class ServerConnection {
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationOptions: initializationOptions(this.settingsFor(undefined)),
       middleware: {
+        // Messages are plain text in VS Code: code spans become quotes.
+        handleDiagnostics: (uri, diagnostics, next) => {
+          for (const d of diagnostics) {
+            d.message = plainMessage(d.message);
+          }
+          next(uri, diagnostics);
+        },
         workspace: {
           // `workspace/configuration` pulls get the same expanded settings as the push (the server validates both).
           configuration: async (params, token, next) => {

@@ -494,7 +494,8 @@ def result_findings(r: ParamResult, script: str, loss: Loss, reference, settings
             head = "the gradient is not finite"
             worst = " Element %d: AD %.4g vs FD %.4g (not finite: see TW403 for the launch that produced it)." % r.first_nan
         else:
-            head = "%d of %s disagree beyond the tolerance (%s)" % (r.beyond, sampled, tolerance_text)
+            head = "%d of %s %s beyond the tolerance (%s)" % (r.beyond, sampled,
+                                                             "disagrees" if r.beyond == 1 else "disagree", tolerance_text)
             worst = ""
             if r.worst_excess is not None:
                 index, ad, fd, excess = r.worst_excess

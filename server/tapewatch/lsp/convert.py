@@ -202,7 +202,7 @@ def entry_of(finding: Finding, script: str, script_uri: str, src: LineSource, ki
             message += " (at %s:%d)" % (loc.path, loc.line)
         span = top_of(script, src)
     if finding.count > 1:
-        message += " (x%d)" % finding.count
+        message += " (×%d: the same finding %d times, once per launch or step)" % (finding.count, finding.count)
     related = []
     for r in finding.related:
         rloc = _absolute(r.location, cwd)
