@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { traceFor } from '../src/common/logging';
+import { routeClientLine, traceFor } from '../src/common/logging';
 import { progressConverter } from '../src/common/progress';
 import { contentSecurityPolicy, escapeAttribute, graphPageHtml } from '../src/graph/html';
 import type { RunSummary } from '../shared/protocol';
@@ -145,5 +145,14 @@ describe('webview page', () => {
     assert.match(html, /<script src="vscode-resource:\/m.js\?a=&quot;1&quot;" nonce="abc"><\/script>/);
     assert.doesNotMatch(html, /'unsafe-inline'|'unsafe-eval'/);
     assert.equal(escapeAttribute('<"&>'), '&lt;&quot;&amp;&gt;');
+  });
+});
+
+describe('the output channel: one timestamp per line', () => {
+  it('takes the language client\'s own prefix off and keeps its level', () => {
+    assert.deepEqual(routeClientLine('[Info  - 3:04:05 PM] Connection to server got closed.'), { level: 'info', text: 'Connection to server got closed.' });
+    assert.deepEqual(routeClientLine('[Error - 15:04:05] Server process exited with code 0.'), { level: 'info', text: 'Server process exited with code 0.' });
+    assert.deepEqual(routeClientLine('[Error - 15:04:05] Server process exited with code 1.'), { level: 'error', text: 'Server process exited with code 1.' });
+    assert.deepEqual(routeClientLine('{"a": 1}'), { level: undefined, text: '{"a": 1}' });
   });
 });

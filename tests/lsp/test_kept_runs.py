@@ -86,6 +86,13 @@ async def test_the_last_kept_run_of_an_unchanged_script_is_restored_on_open(lsp,
     graph = as_dict(await lsp.protocol.send_request_async("tapewatch/tapeGraph", {"uri": uri}))
     assert graph["tapes"] == [] and graph["restored"]["path"] == kept
     assert [f["code"] for f in graph["findings"]] == ["TW201"]
+    # Cleared by the user: reopening the file does not bring the kept run back in this session.
+    await command(lsp, "tapewatch.clearDiagnostics", uri)
+    assert run_diagnostics(lsp, uri) == []
+    lsp.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    open_doc(lsp, script)
+    await asyncio.sleep(1.5)
+    assert len(lsp.run_finished) == 1 and run_diagnostics(lsp, uri) == []
 
 
 @pytest.mark.timeout(60)

@@ -20,3 +20,24 @@ export function errorText(err: unknown): string {
   }
   return typeof err === 'string' ? err : JSON.stringify(err);
 }
+
+export type LineLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+
+/**
+ * A line the language client library writes itself (`[Info  - 3:04:05 PM] message`): the log
+ * channel stamps its own time, so the library's prefix goes and its level becomes the line's
+ * (one timestamp per line). A server that exits with code 0 was stopped on purpose (a restart):
+ * information, not an error. Other lines (payloads, traces) pass as they are.
+ */
+export function routeClientLine(line: string): { level: LineLevel | undefined; text: string } {
+  const m = /^\[(Trace|Debug|Info|Warn|Error)\s*- [^\]]*\] ?([\s\S]*)$/.exec(line);
+  if (!m) {
+    return { level: undefined, text: line };
+  }
+  const level = m[1].toLowerCase() as LineLevel;
+  const text = m[2];
+  if (level === 'error' && /exited with code 0\b/.test(text)) {
+    return { level: 'info', text };
+  }
+  return { level, text };
+}

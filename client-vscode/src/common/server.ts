@@ -29,7 +29,7 @@ import { plainMessage } from '../diagnosticText';
 import { readSettings } from './config';
 import { ExecuteCommandsExcept } from './commandFilter';
 import { Commands, EXTENSION_NAME, Methods, PYTHON_EXTENSION_ID } from './constants';
-import { errorText, traceFor } from './logging';
+import { errorText, routeClientLine, traceFor } from './logging';
 import { activeEnvironment, chooseInterpreter, runInterpreter, type InterpreterChoice, type InterpreterSource, type PythonExtensionApi } from './python';
 import { describeLaunch, locateServerCode, serverLaunch } from './serverLaunch';
 import { didChangeConfigurationParams, initializationOptions, RESTART_KEYS, SECTION, type ResolvedSettings, type ServerSettings } from './settings';
@@ -66,6 +66,26 @@ export type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | Wor
 /** A request the user cancelled (the server may also answer with a "cancelled" summary). */
 export function isCancellation(err: unknown): boolean {
   return err instanceof ResponseError && err.code === LSPErrorCodes.RequestCancelled;
+}
+
+/** The log channel as the language client writes to it: its own lines at their level, one timestamp each. */
+function singleTimestamp(log: vsapi.LogOutputChannel): vsapi.LogOutputChannel {
+  return new Proxy(log, {
+    get(target, prop, receiver) {
+      if (prop === 'appendLine') {
+        return (value: string) => {
+          const { level, text } = routeClientLine(value);
+          if (level) {
+            target[level](text);
+          } else {
+            target.appendLine(value);
+          }
+        };
+      }
+      const value: unknown = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 export class ServerConnection {
@@ -203,7 +223,7 @@ export class ServerConnection {
 
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file', language: 'python' }],
-      outputChannel: this.log,
+      outputChannel: singleTimestamp(this.log),
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationOptions: initializationOptions(this.settingsFor(undefined)),
       middleware: {

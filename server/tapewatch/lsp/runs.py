@@ -134,6 +134,9 @@ class RunsFeature(Feature):
         self.results: Dict[str, Dict[str, Any]] = {}  # path key -> {"uri", "result"}
         self.harness_layers: Dict[str, str] = {}  # script key -> the harness whose findings it published
         self.restoring: set = set()  # path keys whose kept run is being read
+        # Cleared by the user in this session: their kept runs are not restored again until a reload.
+        self.no_restore: set = set()
+        self.no_restore_all = False
 
     # -- public -----------------------------------------------------------
 
@@ -331,7 +334,8 @@ class RunsFeature(Feature):
         if path is None or not path.endswith((".py", ".pyw")):
             return
         key = uris.key(path)
-        if key in self.results or key in self.active or key in self.restoring:
+        if key in self.results or key in self.active or key in self.restoring or key in self.no_restore \
+                or self.no_restore_all:
             return
         self.restoring.add(key)
         self.server.spawn(self.name, "restore the last kept run", self.restore(uri, os.path.abspath(path)))
@@ -344,7 +348,7 @@ class RunsFeature(Feature):
             found = await asyncio.to_thread(_restorable, path)
         finally:
             self.restoring.discard(key)
-        if found is None or key in self.results or key in self.active:
+        if found is None or key in self.results or key in self.active or key in self.no_restore or self.no_restore_all:
             return None
         kept_path, record, findings = found
         diagnostics = self.server.get_feature(DiagnosticsFeature)
@@ -398,9 +402,11 @@ class RunsFeature(Feature):
             harness = self.harness_layers.pop(uris.key(path), None)
             scripts = [path, harness] if harness else [path]
             self.results.pop(uris.key(path), None)
+            self.no_restore.add(uris.key(path))
         else:
             self.harness_layers.clear()
             self.results.clear()
+            self.no_restore_all = True
         withdrawn = 0
         if diagnostics is not None:
             for script in scripts:
