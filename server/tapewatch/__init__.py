@@ -15,3 +15,17 @@ from . import bytecode as _bytecode
 __version__ = "0.1.0"
 
 _bytecode.ensure()  # before the package's own modules load: they load from it
+
+
+def load_ipython_extension(ip) -> None:
+    """``%load_ext tapewatch`` in IPython / Jupyter: the ``%%tapewatch`` cell magic (``tapewatch.notebook``,
+    loaded only here: importing the package never imports IPython)."""
+    from .notebook import load_ipython_extension as load  # noqa: PLC0415
+
+    load(ip)
+
+
+def unload_ipython_extension(ip) -> None:
+    from .notebook import unload_ipython_extension as unload  # noqa: PLC0415
+
+    unload(ip)
