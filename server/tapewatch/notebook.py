@@ -303,6 +303,7 @@ def _run(path: str, ns, cwd: str):
     # another thread; an interrupt (the stop button) cancels it, which kills its process tree.
     loop = asyncio.new_event_loop()
     box: Dict[str, object] = {}
+    done = threading.Event()  # (not Thread.join: a join interrupted by Ctrl-C may never wait again)
 
     def target() -> None:
         asyncio.set_event_loop(loop)
@@ -314,17 +315,17 @@ def _run(path: str, ns, cwd: str):
             box["error"] = exc
         finally:
             loop.close()
+            done.set()
 
-    worker = threading.Thread(target=target, name="tapewatch-cell", daemon=True)
-    worker.start()
+    threading.Thread(target=target, name="tapewatch-cell", daemon=True).start()
     try:
-        while worker.is_alive():
-            worker.join(0.1)
+        while not done.wait(0.1):
+            pass
     except KeyboardInterrupt:
         task = box.get("task")
         if task is not None:
-            loop.call_soon_threadsafe(task.cancel)
-        worker.join()
+            loop.call_soon_threadsafe(task.cancel)  # kills the run's process tree
+        done.wait()
         into.result.outcome = "cancelled"
     error = box.get("error")
     result = into.result
@@ -377,8 +378,9 @@ def summary(result, exit_status: int) -> str:
     found = ", ".join("%d %s" % (n, sev if n == 1 else plural[sev]) for sev, n in counts.items() if n)
     where = " on %s" % result.device if result.device else ""
     warp = " with Warp %s" % result.warp_version if result.warp_version else ""
-    return "Tapewatch: %s — ran%s%s in %.1fs; exit status %d (%s)" % (
-        found or "no findings", where, warp, result.seconds, exit_status, STATUS_WORDS.get(exit_status, "?"))
+    ran = "interrupted after %.1fs" % result.seconds if result.outcome == "cancelled" else "in %.1fs" % result.seconds
+    return "Tapewatch: %s — ran%s%s %s; exit status %d (%s)" % (
+        found or "no findings", where, warp, ran, exit_status, STATUS_WORDS.get(exit_status, "?"))
 
 
 def _checks_line(result) -> Optional[str]:

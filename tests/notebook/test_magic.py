@@ -122,10 +122,8 @@ CELLS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def executed(tmp_path_factory):
-    """The notebook, executed in a fresh kernel of this interpreter (its kernelspec written here)."""
-    tmp = tmp_path_factory.mktemp("nb")
+def kernel_env(tmp) -> pytest.MonkeyPatch:
+    """A kernelspec ``tapewatch-test`` for this interpreter, and Jupyter's folders, under ``tmp``."""
     spec = tmp / "jupyter" / "kernels" / "tapewatch-test"
     spec.mkdir(parents=True)
     (spec / "kernel.json").write_text(json.dumps({
@@ -138,6 +136,14 @@ def executed(tmp_path_factory):
     mp.setenv("JUPYTER_RUNTIME_DIR", str(tmp / "runtime"))
     mp.setenv("JUPYTER_DATA_DIR", str(tmp / "data"))
     mp.setenv("IPYTHONDIR", str(tmp / "ipython"))
+    return mp
+
+
+@pytest.fixture(scope="module")
+def executed(tmp_path_factory):
+    """The notebook, executed in a fresh kernel of this interpreter (its kernelspec written here)."""
+    tmp = tmp_path_factory.mktemp("nb")
+    mp = kernel_env(tmp)
     work = tmp / "work"
     work.mkdir()
     nb = nbformat.v4.new_notebook()
@@ -284,3 +290,45 @@ def test_importing_the_package_does_not_import_ipython():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": str(ROOT / "server"), "PATH": "/usr/bin:/bin"})
     assert out.stdout.strip() == "False"
+
+
+def test_the_stop_button_ends_the_run_and_shows_what_it_had(tmp_path):
+    """A kernel interrupt while the cell runs: the run's process tree is killed and the report says the
+    run was interrupted (exit status 2), in the same cell."""
+    import os
+    import time
+
+    from jupyter_client.manager import start_new_kernel
+
+    mp = kernel_env(tmp_path)
+    pidfile = tmp_path / "probe.pid"
+    try:
+        km, kc = start_new_kernel(kernel_name="tapewatch-test", cwd=str(tmp_path))
+    finally:
+        mp.undo()
+    try:
+        kc.execute_interactive("%load_ext tapewatch", timeout=60)
+        msg_id = kc.execute("%%%%tapewatch -q\nimport os, time\nopen(%r, 'w').write(str(os.getpid()))\n"
+                            "while True:\n    time.sleep(0.05)\n" % str(pidfile))
+        deadline = time.monotonic() + 60
+        while not pidfile.exists() or not pidfile.read_text():
+            assert time.monotonic() < deadline, "the cell's script never started"
+            time.sleep(0.1)
+        pid = int(pidfile.read_text())
+        km.interrupt_kernel()
+        pages = []
+        while True:
+            msg = kc.get_iopub_msg(timeout=60)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "display_data":
+                pages.append(msg["content"]["data"]["text/html"])
+            if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                break
+        [page] = pages
+        assert exit_status(page) == 2 and "interrupted after" in page
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)  # the script's process is gone (killed and reaped)
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
