@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { DynamicFeature, ExecuteCommandRegistrationOptions, RegistrationData, ServerCapabilities } from 'vscode-languageclient';
-import { ExecuteCommandsExcept } from '../src/common/commandFilter';
+import { actionsForTrust, ExecuteCommandsExcept } from '../src/common/commandFilter';
 import { Commands, ServerCommands } from '../src/common/constants';
 
 /** Records what vscode-languageclient's ExecuteCommandFeature would register. */
@@ -50,6 +50,22 @@ describe('server command registration', () => {
     assert.deepEqual(
       clashing.sort(),
       [ServerCommands.bisect, ServerCommands.clearDiagnostics, ServerCommands.compareWithPrevious, ServerCommands.generateHarness, ServerCommands.runVerification].sort(),
+    );
+  });
+});
+
+describe('code actions in an untrusted workspace', () => {
+  it('drops the ones that run the workspace\'s code, keeps the others', () => {
+    const actions = [
+      { title: 'Generate FD harness', command: { title: 'g', command: 'tapewatch.generateHarness', arguments: ['file:///a.py'] } },
+      { title: 'Show documentation for TW101', command: { title: 'd', command: 'tapewatch.showDocumentation', arguments: ['TW101'] } },
+      { title: 'a bare command', command: 'tapewatch.runVerification' },
+      { title: 'an edit' },
+    ];
+    assert.deepEqual(actionsForTrust(actions, true), actions);
+    assert.deepEqual(
+      actionsForTrust(actions, false).map((a) => a.title),
+      ['Show documentation for TW101', 'an edit'],
     );
   });
 });

@@ -311,7 +311,7 @@ function legend(): HTMLElement {
   for (const [cls, text] of [
     ['tw-tone-grad', 'requires_grad'],
     ['tw-tone-nograd', 'no grad'],
-    ['tw-tone-launch', 'launch (click: go to call site)'],
+    ['tw-tone-launch', 'launch (click: go to the line that made it)'],
     ['tw-badge-sample', 'finding'],
   ]) {
     const item = el('span', 'tw-legend-item');

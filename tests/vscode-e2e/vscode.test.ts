@@ -80,6 +80,8 @@ const SLEEPER = path.join(__dirname, 'fixtures', 'cancel_after_finding.py');
 const LATE_BUG = path.join(ROOT, 'tests', 'harness', 'programs', 'late_bug.py');
 /** A custom adjoint with wrong math: the per-launch check's TW404, with its compared derivatives. */
 const WRONG_ADJOINT = path.join(ROOT, 'examples', 'wrong_custom_adjoint.py');
+/** A correct program (one state per step): a clean run. */
+const CLEAN = path.join(ROOT, 'examples', 'correct_fresh_arrays.py');
 /** A Python 3.9+ without Warp: `python3` on code-server's PATH, later a workspace's interpreter. */
 const NO_WARP_PYTHON = process.env.TAPEWATCH_E2E_NO_WARP_PYTHON || '/usr/bin/python3';
 
@@ -414,6 +416,7 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     cpSync(SLEEPER, path.join(workspace, path.basename(SLEEPER)));
     cpSync(LATE_BUG, path.join(workspace, path.basename(LATE_BUG)));
     cpSync(WRONG_ADJOINT, path.join(workspace, path.basename(WRONG_ADJOINT)));
+    cpSync(CLEAN, path.join(workspace, path.basename(CLEAN)));
     writeSettings();
     // What a new user's extension finds with nothing set: `python3` on PATH, here one without Warp.
     const bin = path.join(tmp, 'bin');
@@ -490,7 +493,7 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
       browserLog.push(`code-server on 127.0.0.1:${port}, workspace ${workspace}`);
 
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: T.start });
-      page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+      page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
       page.setDefaultTimeout(T.ui);
       page.setDefaultNavigationTimeout(T.workbench);
       // tsx keeps function names with a `__name` helper that the page does not have.
@@ -560,25 +563,46 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
       // The editors and the notification over them (a clip of the page).
       await shoot('.part.editor', 'vscode-first-run.png');
     });
-    await step('Select Interpreter opens the setting; the Python with Warp typed there is used', async () => {
+    await step('Select Interpreter (no Python extension) opens a file picker; the Python with Warp picked there is used and confirmed', async () => {
       await prompt.locator('.monaco-button', { hasText: 'Select Interpreter' }).first().click({ timeout: T.ui });
-      const item = p.locator('.settings-editor .setting-item-contents').filter({ hasText: 'Path to the Python interpreter that has Warp' }).first();
-      await item.waitFor({ state: 'visible', timeout: T.ui });
-      const input = item.locator('.setting-item-control input').first();
-      await input.fill(PYTHON, { timeout: T.ui });
-      await input.press('Enter');
-      // The Settings editor writes the user settings.json; the server restarts on the new interpreter
-      // and its check finds Warp (the extension's log says so).
-      const settingsFile = path.join(userData, 'User', 'settings.json');
+      // VS Code's own file dialog in the browser: a path field in a quick input.
+      const dialog = p.locator('.quick-input-widget').filter({ hasText: 'the Python interpreter that has Warp' });
+      await dialog.waitFor({ state: 'visible', timeout: T.ui });
+      const input = dialog.locator('input').first();
+      // The dialog follows the typed path as it changes (it lists the folder): let it settle, then OK.
+      for (let attempt = 0; attempt < 3 && (await dialog.isVisible()); attempt++) {
+        await input.fill(PYTHON, { timeout: T.ui });
+        await sleep(1000);
+        await dialog.locator('.monaco-button', { hasText: 'Use this interpreter' }).first().click({ timeout: T.ui });
+        await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => browserLog.push(`(the file dialog stayed open, attempt ${attempt + 1})`));
+      }
+      await dialog.waitFor({ state: 'hidden', timeout: T.ui });
+      // Written to the workspace's settings; the server restarts on the new interpreter and its check
+      // finds Warp (the extension's log says so), and a notification confirms it.
+      const settingsFile = path.join(workspace, '.vscode', 'settings.json');
       const deadline = Date.now() + T.start;
       while (!extensionLog().includes(`Interpreter check: ${PYTHON} has Warp`) && Date.now() < deadline) {
         await sleep(250);
       }
-      assert.ok(readFileSync(settingsFile, 'utf8').includes(JSON.stringify(PYTHON)), 'the user settings.json has the interpreter');
+      assert.ok(existsSync(settingsFile) && readFileSync(settingsFile, 'utf8').includes(JSON.stringify(PYTHON)), 'the workspace settings have the interpreter');
       assert.ok(extensionLog().includes(`Interpreter check: ${PYTHON} has Warp`), `the server restarted on ${PYTHON} and found Warp`);
+      const ready = toast(/has Warp \S+ \(cpu[^)]*\): ready to run verification/);
+      await ready.waitFor({ state: 'visible', timeout: T.ui });
+      t.diagnostic(`confirmed: ${(await ready.innerText()).replace(/\s+/g, ' ')}`);
+      // The language status item: the server running on that interpreter, with its Warp.
+      const language = p.locator('.statusbar-item').filter({ has: p.locator('.codicon-bracket, .codicon-json') }).first();
+      if ((await language.count()) > 0) {
+        await language.click();
+        const hover = p.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Tapewatch: running' }).first();
+        await hover.waitFor({ state: 'visible', timeout: T.ui }).then(
+          async () => t.diagnostic(`language status: ${(await hover.innerText()).replace(/\s+/g, ' ')}`),
+          () => browserLog.push('(the language status hover did not show "Tapewatch: running")'),
+        );
+        await parkMouse();
+        await p.keyboard.press('Escape');
+      }
     });
     await step("the walkthrough's first step is checked", async () => {
-      // The Settings editor opened over it: back to the walkthrough's tab.
       await p.locator('.tabs-container .tab').filter({ hasText: 'Walkthrough: Tapewatch' }).first().click({ timeout: T.ui });
       await walkthrough
         .locator('button.getting-started-step[aria-checked="true"]')
@@ -674,12 +698,27 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
       );
       // Hover it for the picture: the hover shows the finding (best effort: not part of the check).
       await p.mouse.move(onLine[0].x, onLine[0].y);
+      const hover = p.locator('.monaco-hover').filter({ hasText: 'TW101' }).first();
+      await hover.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => browserLog.push('(no hover over the squiggle within 10 s)'));
+      // The picture once the hover has faded in completely (it animates its opacity): a sharp one.
       await p
-        .locator('.monaco-hover')
-        .filter({ hasText: 'TW101' })
-        .first()
-        .waitFor({ state: 'visible', timeout: 10_000 })
-        .catch(() => browserLog.push('(no hover over the squiggle within 10 s)'));
+        .waitForFunction(
+          () => {
+            const h = Array.from(document.querySelectorAll('.monaco-hover')).find((e) => (e.textContent ?? '').includes('TW101'));
+            let el: Element | null = h ?? null;
+            while (el) {
+              if (Number(getComputedStyle(el).opacity) < 1) {
+                return false;
+              }
+              el = el.parentElement;
+            }
+            return h !== undefined;
+          },
+          undefined,
+          { timeout: 5_000 },
+        )
+        .catch(() => browserLog.push('(the hover did not reach full opacity within 5 s)'));
+      await sleep(300);
       await shoot('.part.editor', 'vscode-squiggle.png');
       await parkMouse();
     });
@@ -694,10 +733,9 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     await step('Tapewatch: Show Tape Graph', async () => {
       // The command palette lists it for Python editors: focus the editor first.
       await quickOpen(path.basename(EXAMPLE), path.basename(EXAMPLE));
-      // Room for the graph in the picture: no side bar, no panel, a wider window.
+      // The graph beside the script at 1500x950: no side bar, no panel.
       await runCommand('View: Close Primary Side Bar');
       await runCommand('View: Hide Panel');
-      await p.setViewportSize({ width: 1600, height: 860 });
       await runCommand('Tapewatch: Show Tape Graph');
     });
     await step('the webview draws the graph', async () => {
@@ -715,6 +753,12 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
       assert.ok((await view.locator('svg.tw-svg g.tw-has-finding').count()) > 0, 'a node carries the finding badge');
       const findings = await view.locator('.tw-findings').innerText({ timeout: T.ui });
       assert.match(findings, new RegExp(`:${launchLine}:\\d+ TW101`), findings);
+      // Readable where it opens: the layout that fits the panel, at 80 % or more.
+      const graph = view.locator('#graph');
+      const scale = Number(await graph.getAttribute('data-scale'));
+      const direction = await graph.getAttribute('data-direction');
+      t.diagnostic(`the graph opens at ${Math.round(scale * 100)} %, ${direction}`);
+      assert.ok(scale >= 0.8, `the ping-pong graph opens at ${Math.round(scale * 100)} % (>= 80 %)`);
       await parkMouse();
       await shoot('.part.editor', 'vscode-graph.png');
       // One toggle in the real webview: collapse off draws each of the 7 launches, on again draws 3 nodes.
@@ -725,6 +769,24 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
       await view.locator('svg.tw-svg g.tw-launch').nth(3).waitFor({ state: 'detached', timeout: T.graph });
       assert.equal(await view.locator('svg.tw-svg g.tw-launch').count(), 3);
       // The clicks moved the focus into the webview's group: give it back to the script's editor.
+      await runCommand('View: Focus First Editor Group');
+    });
+    await step('a click on a collapsed launch node puts the cursor on the line that called the helper', async () => {
+      const view: FrameLocator = p.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+      const callers = readFileSync(EXAMPLE, 'utf8')
+        .split('\n')
+        .map((l, i) => (/^\s+simulate_step\(/.test(l) ? i + 1 : 0))
+        .filter(Boolean);
+      assert.equal(callers.length, 2, 'pingpong_helper.py calls simulate_step on two lines');
+      await view.locator('svg.tw-svg g.tw-launch').filter({ hasText: /integrate ×3/ }).first().click({ timeout: T.ui });
+      const at = p.locator('.statusbar-item').filter({ hasText: new RegExp(`Ln (${callers.join('|')}), Col \\d+`) }).first();
+      await at.waitFor({ state: 'visible', timeout: T.ui });
+      t.diagnostic(`cursor: ${await at.innerText()}`);
+      // The bar under the graph links the launch line, one step away.
+      const info = (await view.locator('#node-info').innerText()).replace(/\s+/g, ' ');
+      assert.match(info, new RegExp(`called at pingpong_helper\\.py:(${callers.join('|')}):\\d+ \\(simulate_step\\(\\)\\) · launched at pingpong_helper\\.py:${launchLine}:\\d+`), info);
+      await parkMouse();
+      await shoot('.part.editor', 'vscode-graph-calls.png');
       await runCommand('View: Focus First Editor Group');
     });
   });
@@ -942,6 +1004,14 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
         await runCommand('Notifications: Clear All Notifications');
       }
       await runCommand('Tapewatch: Compare with Previous Run');
+      // A picker of the kept runs, the last one with findings active: Enter takes it.
+      const picker = p.locator('.quick-input-widget').filter({ hasText: 'compare the last run of late_bug.py' });
+      await picker.waitFor({ state: 'visible', timeout: T.ui });
+      const rows = await picker.locator('.monaco-list-row').allInnerTexts();
+      t.diagnostic(`kept runs offered: ${rows.map((r) => r.replace(/\s+/g, ' ')).join(' | ')}`);
+      assert.ok(rows.length >= 1 && rows.every((r) => /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/.test(r)), 'kept runs by readable time');
+      await p.keyboard.press('Enter');
+      await picker.waitFor({ state: 'hidden', timeout: T.ui });
       // The report is a Markdown preview (a webview): "# late_bug.py: this run against the previous one".
       const wanted = `${file}: this run against the previous one`;
       const deadline = Date.now() + T.graph;
@@ -1022,6 +1092,138 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
       t.diagnostic(`TW404 rows: ${rows.join(' | ').slice(0, 300)}`);
       assert.ok(rows.some((r) => r.includes(`[Ln ${tw404Line}, Col`)), `TW404 on line ${tw404Line}: ${rows.join(' | ')}`);
       await runCommand('View: Close All Editors');
+    });
+  });
+
+  /** Tapewatch's rows of `file` in the Problems panel: the count badge of its file row, the panel filtered to it. */
+  async function problemsOf(file: string): Promise<number> {
+    const p = requirePage();
+    const panel = p.locator('.markers-panel');
+    if (!(await panel.isVisible())) {
+      await p.keyboard.press('Control+Shift+M');
+    }
+    await panel.waitFor({ state: 'visible', timeout: T.ui });
+    // The list is virtual (rows out of view are not in the page): filter it to the file.
+    const filter = p.locator('.markers-panel-action-filter input, .viewpane-filter input').first();
+    await filter.fill(`**/${file}`, { timeout: T.ui });
+    const row = panel.locator('.monaco-list-row').filter({ has: p.locator('.label-name', { hasText: new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+    await row.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
+    const n = (await row.count()) ? Number((await row.locator('.monaco-count-badge').first().innerText()).trim()) : 0;
+    await filter.fill('', { timeout: T.ui });
+    return n;
+  }
+
+  /** The tape graph view's heading ("Tape graph — x.py"). */
+  function graphView(): FrameLocator {
+    return requirePage().frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  }
+
+  it('follows the active file: the graph and the status count switch, the count equals the Problems panel\'s for that file', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const p = requirePage();
+    const other = path.basename(WRONG_ADJOINT);
+    const ping = path.basename(EXAMPLE);
+    await step('run the ping-pong example; wrong_custom_adjoint.py has its findings from before', async () => {
+      await runCommand('Notifications: Clear All Notifications');
+      await runCommand('View: Close All Editor Groups');
+      await quickOpen(ping, ping);
+      await runCommand('Tapewatch: Run Verification');
+      await toast(/Tapewatch: pingpong_helper\.py: \d+ findings?/).waitFor({ state: 'visible', timeout: T.run });
+      await runCommand('Notifications: Clear All Notifications');
+      await runCommand('Tapewatch: Show Tape Graph');
+      await graphView().locator('h1', { hasText: `Tape graph — ${ping}` }).waitFor({ timeout: T.graph });
+      await runCommand('View: Focus First Editor Group');
+    });
+    const counts: Record<string, number> = {};
+    for (const file of [ping, other, ping]) {
+      await step(`${file} in front: its graph, and the status count of its problems`, async () => {
+        await quickOpen(file, file);
+        await graphView().locator('h1', { hasText: `Tape graph — ${file}` }).waitFor({ timeout: T.graph });
+        await graphView().locator('body[data-phase="rendered"]').waitFor({ state: 'attached', timeout: T.graph });
+        const problems = await problemsOf(file);
+        const shown = await statusNumber();
+        t.diagnostic(`${file}: status ${shown}, Problems ${problems}`);
+        assert.ok(problems > 0, `${file} has problems listed`);
+        assert.equal(shown, problems, `the status count of ${file} equals its Problems count`);
+        counts[file] = problems;
+        const tooltip = await p.locator('.statusbar-item[id$="tapewatch.status"]').first().getAttribute('aria-label');
+        t.diagnostic(`status item: ${tooltip}`);
+      });
+    }
+    await step('the two files have different counts (the switch is visible), the picture', async () => {
+      assert.notEqual(counts[ping], counts[other], `the test's files differ: ${JSON.stringify(counts)}`);
+      const status = p.locator('.statusbar-item[id$="tapewatch.status"]').first();
+      await status.hover();
+      const hover = p.locator('.workbench-hover, .monaco-hover').filter({ hasText: /last run: pingpong_helper\.py, \d\d:\d\d:\d\d/ }).first();
+      await hover.waitFor({ state: 'visible', timeout: T.ui });
+      await sleep(300);
+      await p.screenshot({ path: path.join(SHOTS, 'vscode-active-file.png'), timeout: T.ui });
+      await parkMouse();
+    });
+  });
+
+  it('ends a clean run with a notification that stays in the notification centre', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const p = requirePage();
+    const file = path.basename(CLEAN);
+    await step('run a correct program', async () => {
+      await runCommand('Notifications: Clear All Notifications');
+      await quickOpen(file, file);
+      await runCommand('Tapewatch: Run Verification');
+      const done = toast(new RegExp(`Tapewatch: no gradient bugs found in ${file.replace('.', '\\.')}: \\d+ launch(es)? checked, \\d+ skipped(, .*)?, \\d+\\.\\d s`));
+      await done.waitFor({ state: 'visible', timeout: T.run });
+      t.diagnostic(`toast: ${(await done.innerText()).replace(/\s+/g, ' ')}`);
+    });
+    await step('the notification centre lists it', async () => {
+      await runCommand('Notifications: Show Notifications');
+      const kept = p.locator('.notifications-center .notification-list-item').filter({ hasText: `no gradient bugs found in ${file}` }).first();
+      await kept.waitFor({ state: 'visible', timeout: T.ui });
+      await parkMouse();
+      await p.screenshot({ path: path.join(SHOTS, 'vscode-notifications.png'), timeout: T.ui });
+      await runCommand('Notifications: Hide Notifications');
+    });
+  });
+
+  it('restores the last run after a reload: the findings of the unchanged script, marked restored', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const p = requirePage();
+    const ping = path.basename(EXAMPLE);
+    await step('reload the window (the graph panel open on another script)', async () => {
+      await p.reload({ waitUntil: 'domcontentloaded' });
+      await p.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: T.workbench });
+      await quickOpen(ping, ping);
+    });
+    await step('the graph panel, restored too, follows the file in front and says its run is a kept one', async () => {
+      await graphView().locator('h1', { hasText: `Tape graph — ${ping}` }).waitFor({ timeout: T.graph });
+      const note = await graphView().locator('#restored').innerText({ timeout: T.graph });
+      assert.match(note, /^Restored: the run kept at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/, note);
+    });
+    await step('the TW101 rows are back without a run, and the status item says restored', async () => {
+      const row = p.locator('.markers-panel .monaco-list-row').filter({ hasText: 'TW101' }).filter({ hasText: `[Ln ${launchLine}, Col` }).first();
+      if (!(await p.locator('.markers-panel').isVisible())) {
+        await p.keyboard.press('Control+Shift+M');
+      }
+      await row.waitFor({ state: 'visible', timeout: T.start });
+      const status = p.locator('.statusbar-item[id$="tapewatch.status"]').first();
+      await status.locator('.codicon-history').first().waitFor({ state: 'attached', timeout: T.ui });
+      assert.equal(await statusNumber(), await problemsOf(ping), 'the restored count is the Problems count');
+      await status.hover();
+      const hover = p.locator('.workbench-hover, .monaco-hover').filter({ hasText: /restored from the kept run \(the script is unchanged since\)/ }).first();
+      await hover.waitFor({ state: 'visible', timeout: T.ui });
+      t.diagnostic(`status tooltip: ${(await hover.innerText()).replace(/\s+/g, ' ')}`);
+      await sleep(300);
+      await p.screenshot({ path: path.join(SHOTS, 'vscode-restored.png'), timeout: T.ui });
+      await parkMouse();
+      await runCommand('View: Close All Editor Groups');
     });
   });
 

@@ -59,3 +59,22 @@ export class ExecuteCommandsExcept implements DynamicFeature<ExecuteCommandRegis
     return { ...options, commands: (options.commands ?? []).filter((c) => !this.clientOwned.has(c)) };
   }
 }
+
+/** Commands that run the workspace's code: never offered by a code action in an untrusted workspace. */
+export const RUNS_CODE: ReadonlySet<string> = new Set(['tapewatch.generateHarness', 'tapewatch.runVerification', 'tapewatch.bisect']);
+
+/**
+ * The server's code actions as offered in a workspace of this trust: untrusted, none that runs the
+ * workspace's code (the harness would run the script; the command itself refuses anyway, but the
+ * lightbulb should not offer it). Pure.
+ */
+export function actionsForTrust<T extends { command?: unknown }>(actions: T[], trusted: boolean): T[] {
+  if (trusted) {
+    return actions;
+  }
+  return actions.filter((a) => {
+    const command = a.command;
+    const id = typeof command === 'string' ? command : typeof command === 'object' && command !== null ? (command as { command?: unknown }).command : undefined;
+    return !(typeof id === 'string' && RUNS_CODE.has(id));
+  });
+}

@@ -27,7 +27,7 @@ import {
 } from 'vscode-languageclient/node';
 import { plainMessage } from '../diagnosticText';
 import { readSettings } from './config';
-import { ExecuteCommandsExcept } from './commandFilter';
+import { actionsForTrust, ExecuteCommandsExcept } from './commandFilter';
 import { Commands, EXTENSION_NAME, Methods, PYTHON_EXTENSION_ID } from './constants';
 import { errorText, routeClientLine, traceFor } from './logging';
 import { activeEnvironment, chooseInterpreter, runInterpreter, type InterpreterChoice, type InterpreterSource, type PythonExtensionApi } from './python';
@@ -231,8 +231,16 @@ export class ServerConnection {
         handleDiagnostics: (uri, diagnostics, next) => {
           for (const d of diagnostics) {
             d.message = plainMessage(d.message);
+            for (const r of d.relatedInformation ?? []) {
+              r.message = plainMessage(r.message);
+            }
           }
           next(uri, diagnostics);
+        },
+        // Untrusted: no lightbulb entry that would run the workspace's code (Generate FD harness).
+        provideCodeActions: async (document, range, context, token, next) => {
+          const actions = await next(document, range, context, token);
+          return actions ? actionsForTrust(actions, vsapi.isTrusted()) : actions;
         },
         workspace: {
           // `workspace/configuration` pulls get the same expanded settings as the push (the server validates both).

@@ -137,12 +137,18 @@ export class TapeGraphPanel {
       return;
     }
     switch (message.type) {
-      case 'ready':
+      case 'ready': {
         if (message.pinned !== undefined) {
           this.pinned = message.pinned;
         }
+        // A panel restored after a reload shows the file in front, unless pinned to its own.
+        const doc = vsapi.activeDocument();
+        if (!this.pinned && doc && doc.languageId === 'python' && doc.uri.scheme === 'file') {
+          this.uri = doc.uri;
+        }
         await this.refresh();
         return;
+      }
       case 'pin':
         this.pinned = message.pinned;
         if (!this.pinned) {

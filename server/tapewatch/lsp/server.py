@@ -70,7 +70,10 @@ class TapewatchProtocol(LanguageServerProtocol):
     def _handle_cancel_notification(self, msg_id):
         # pygls cancels the request's future (and answers RequestCancelled),
         # but a command already running keeps running: tell its owner.
-        super()._handle_cancel_notification(msg_id)
+        # A cancel that arrives after its request was answered is an ordinary race (a run
+        # cancelled as it ends): pygls would log a warning for it, the server says nothing.
+        if msg_id in getattr(self, "_request_futures", {msg_id: None}):
+            super()._handle_cancel_notification(msg_id)
         self._server.request_cancelled(msg_id)
 
     @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
