@@ -184,7 +184,9 @@ def _answer_where(channel: EventChannel, wp) -> None:
     answers inside a hung native call too (not when the process is stopped).  The runner reads the
     file through ``/proc/PID/fd/N`` before the kill: nothing is left behind on disk.  Linux only
     (real-time signals, ``/proc``); the ``where`` event tells the runner how to ask."""
-    rtmin = getattr(signal, "SIGRTMIN", None)
+    rtmin = getattr(signal, "SIGRTMIN", None)  # (Python 3.11+; before, the first real-time signal the C library
+    if rtmin is None and sys.platform.startswith("linux"):  # leaves to programs: glibc keeps 32 and 33)
+        rtmin = min((int(s) for s in signal.valid_signals() if int(s) > 31), default=None)
     if rtmin is None or not hasattr(faulthandler, "register") or not os.path.isdir("/proc/self/fd"):
         return
     sig = int(rtmin) + WHERE_SIGNAL_OFFSET
