@@ -54,7 +54,7 @@ CLASSES = {
     "ring_buffer": {"TW101", "TW102", "TW104"},
     "record_cmd": {"TW207"},
     "host_mutation": {"TW106", "TW107", "TW101", "TW102", "TW103"},
-    "graph_capture": {"TW202", "TW101", "TW102", "TW103", "TW209"},
+    "graph_capture": {"TW202", "TW101", "TW102", "TW103", "TW105", "TW209"},
     "fixed_point": {"TW208"},
 }
 # Classes whose finding is information by design (what the program computes is differentiated right; what

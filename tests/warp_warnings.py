@@ -36,6 +36,7 @@ class WarpWarning(NamedTuple):
     kind: str  # "launch", "copy", "intra"
     argument: Optional[str]
     kernel: Optional[str]
+    path: Optional[str] = None  # the kernel's file, where Warp names it
 
     def explained_by(self, f) -> bool:
         data = f.data or {}
@@ -59,7 +60,7 @@ def warnings_of(python: str, script: Path, timeout: float = 300) -> List[WarpWar
     for m in _LAUNCH.finditer(text):
         out.add(WarpWarning("launch", m.group(1), _short(m.group(2))))
     for m in _INTRA.finditer(text):
-        out.add(WarpWarning("intra", m.group(1), _short(m.group(2))))
+        out.add(WarpWarning("intra", m.group(1), _short(m.group(2)), m.group(3)))
     for m in _INTRA_BARE.finditer(text):
         out.add(WarpWarning("intra", m.group(1), None))
     if _OTHER.search(text) or (_BARE.search(text) and "passed to argument" not in text):
@@ -72,5 +73,14 @@ def _short(kernel: str) -> str:
     return kernel.split(".")[-1].split("_")[0] if "<locals>" in kernel else kernel
 
 
-def missing_from(warnings: List[WarpWarning], findings) -> List[WarpWarning]:
-    return [w for w in warnings if not any(w.explained_by(f) for f in findings)]
+def missing_from(warnings: List[WarpWarning], findings, launched=None) -> List[WarpWarning]:
+    """The warnings no finding explains.  With ``launched`` (the names of the kernels the run launched): a
+    codegen warning about a kernel of an installed package (Warp's own) that the program never launched is
+    not the program's code, and Tapewatch leaves it out."""
+    from tapewatch.installed import is_installed
+
+    def ours(w: WarpWarning) -> bool:
+        return not (launched is not None and w.kind == "intra" and w.path and is_installed(w.path)
+                    and w.kernel not in launched)
+
+    return [w for w in warnings if ours(w) and not any(w.explained_by(f) for f in findings)]

@@ -39,12 +39,13 @@ class AccumulationCheck:
         self.serial = 0  # backward() calls seen
 
     def before(self, tape, site: Optional[Site] = None, unless_zeroed: frozenset = frozenset(),
-               replayed: bool = False) -> list:
+               replayed: bool = False, updated: frozenset = frozenset()) -> list:
         """Check the tape's parameters; returns them for ``after`` (backward adds no launch).
 
         ``site`` is the backward() (a graph's replay passes the one its capture recorded); gradients in
         ``unless_zeroed`` are zeroed by the replayed graph itself before its backward (``replayed``: a
-        graph replay, not a backward() the program called)."""
+        graph replay, not a backward() the program called; ``updated``: parameters the replayed graph itself
+        writes after its backward, an update step captured with it, so they change at every replay)."""
         leaves = [leaf for leaf in self.leaves(tape) if id(leaf[0].grad) not in unless_zeroed]
         for arr, record, access in leaves:
             mark = arr.__dict__.get("_tw_grad_mark")
@@ -52,7 +53,7 @@ class AccumulationCheck:
                 continue
             grad_sum, value_sum, previous, serial = mark
             g = _sum(arr.grad)
-            if g != 0.0 and g == grad_sum and _sum(arr) != value_sum:
+            if g != 0.0 and g == grad_sum and (id(arr) in updated or _sum(arr) != value_sum):
                 site = site or Site.here()
                 zeroed = self.tracker.last_grad_zero
                 matches = zeroed is not None and zeroed[0] == serial

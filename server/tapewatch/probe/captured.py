@@ -45,6 +45,7 @@ class Deferred(NamedTuple):
     signature: tuple
     launches: int  # taped launches the per-launch check would have looked at
     zeroed: frozenset  # ids of the gradients the graph itself zeroes before this backward
+    written: frozenset = frozenset()  # ids of arrays the graph writes outside the tape (an update step)
 
 
 class CapturedChecks:
@@ -80,7 +81,8 @@ class CapturedChecks:
         if graph is None:
             self._skip(recorded, NEVER_LAUNCHED)
             return
-        self._by_graph.setdefault(graph, []).extend(recorded)
+        written = frozenset(self.tracker.written_in_capture)
+        self._by_graph.setdefault(graph, []).extend(d._replace(written=written) for d in recorded)
 
     def before_replay(self, graph) -> None:
         """A later replay of a graph whose backward already ran: gradients left from the last replay
@@ -99,7 +101,7 @@ class CapturedChecks:
             tape = item.tape()
             if tape is not None and _identities(tape) == item.entries:
                 found = registry.attempt("checking gradient accumulation", lambda: self.checks.accumulation.before(
-                    tape, item.site, item.zeroed, replayed=True), [])
+                    tape, item.site, item.zeroed, replayed=True, updated=item.written), [])
                 leaves.append((item, tape, found))
         self._replayed[graph] = (items, left - 1, leaves)
 

@@ -49,12 +49,16 @@ def custom_adjoints_called(wp, kernel) -> List[tuple]:
     return [(name, obj) for name, obj in reached_functions(wp, kernel) if warp_seams.custom_grad(obj) is not None]
 
 
-def locate_wrong_adjoint(wp, kernel, entry, checks) -> Optional[Culprit]:
+def locate_wrong_adjoint(wp, kernel, entry, checks, spread: bool = True) -> Optional[Culprit]:
+    """The first custom adjoint the kernel calls that disagrees with finite differences of its own forward
+    function.  ``spread``: besides the launch's values, inputs of both signs (after the launch itself
+    failed, to find the branch); without it only around the launch's values (a check of its own, which must
+    not accuse a branch the program never takes)."""
     from .finite_diff import check_launch  # noqa: PLC0415
 
     called = custom_adjoints_called(wp, kernel)
     for name, fn in called:
-        harness = _Harness(wp, kernel, entry, name, fn)
+        harness = _Harness(wp, kernel, entry, name, fn, spread)
         built = harness.build()
         if built is None:
             continue
@@ -83,15 +87,16 @@ def locate_wrong_adjoint(wp, kernel, entry, checks) -> Optional[Culprit]:
             def_location(getattr(grad, "func", None))
         if loc is None:
             continue
+        signs = ", of both signs" if spread else ""
         if scaled:
             numbers = ("it is right when the output's adjoint is 1 but not otherwise: does it multiply by "
                        "`adj_ret`? (random output adjoints: it fails at %d of %d inputs around this launch's "
-                       "values, of both signs; worst: custom adjoint %.6g vs finite difference %.6g)"
-                       % (result["failed"], result["checked"], worst["ad"], worst["fd"]))
+                       "values%s; worst: custom adjoint %.6g vs finite difference %.6g)"
+                       % (result["failed"], result["checked"], signs, worst["ad"], worst["fd"]))
         else:
-            numbers = ("d %s/d `%s` fails at %d of %d inputs around this launch's values, of both signs (worst: custom "
+            numbers = ("d %s/d `%s` fails at %d of %d inputs around this launch's values%s (worst: custom "
                        "adjoint %.6g vs finite difference %.6g)"
-                       % (name, worst["input"], result["failed"], result["checked"], worst["ad"], worst["fd"]))
+                       % (name, worst["input"], result["failed"], result["checked"], signs, worst["ad"], worst["fd"]))
         related = []
         fdef = def_location(getattr(fn, "func", None))
         if fdef is not None:
@@ -114,10 +119,12 @@ def locate_wrong_adjoint(wp, kernel, entry, checks) -> Optional[Culprit]:
 class _Harness:
     """A generated kernel ``out[i] = fn(a0[i], a1[i], ...)`` over sampled inputs."""
 
-    def __init__(self, wp, kernel, entry, name, fn):
+    def __init__(self, wp, kernel, entry, name, fn, spread: bool = True):
         self.wp, self.kernel, self.entry, self.name, self.fn = wp, kernel, entry, name, fn
+        self.spread = spread
         self.labels: List[str] = []
         self.values: List = []  # the sampled inputs, one NumPy array per parameter (a row per sample)
+        self.fixed: dict = {}  # parameter -> the launch's own struct value (the same for every sample)
 
     def build(self):
         wp = self.wp
@@ -130,21 +137,42 @@ class _Harness:
         params = [p for p, _ in inputs]
         sources = call_argument_sources(self.kernel, self.name, len(params))
         rng = np.random.default_rng(7)
+        # The values the launch really passed (an instrumented copy of the kernel records them); else drawn
+        # around the arrays they come from.
+        kinds = [None if warp_seams.is_struct_type(wp, t) else _warp_type(wp, t) for _, t in inputs]
+        self.captured = _capture(wp, self.kernel, self.entry, self.name, kinds)
         arrays, differentiable = [], []
         for k, (param, ptype) in enumerate(inputs):
+            source = sources[k] if k < len(sources) else None
+            if warp_seams.is_struct_type(wp, ptype):
+                # A struct of settings (``cut: Cutoff``) taken from the launch's own argument: the same for every
+                # sample, no derivative.
+                given = self.entry.args[source[1]] if source is not None and source[0] == "param" and \
+                    source[1] < len(self.entry.args) else None
+                if given is None or not warp_seams.is_struct_instance(wp, given):
+                    return None
+                arrays.append(wp.array([given] * SAMPLES, dtype=ptype, device=self.entry.device))
+                self.fixed[param] = given
+                self.values.append(np.zeros(SAMPLES))
+                differentiable.append(False)
+                continue
             dtype = _warp_type(wp, ptype)
             if dtype is None:
                 return None
-            source = sources[k] if k < len(sources) else None
-            values = self._values(source, dtype, rng)
+            seen = self.captured[k] if self.captured is not None else None
+            values = _rows(seen, rng) if seen is not None else self._values(source, dtype, rng)
             if values is None:
                 return None
-            wants_grad = source is None or source[0] == "array"
+            # An argument taken from an array without requires_grad needs no derivative in this program: its
+            # adjoint may be left out (its custom adjoint need not write ``wp.adjoint`` for it).
+            wants_grad = source is None or (source[0] == "array" and bool(getattr(
+                self.entry.args[source[1]] if source[1] < len(self.entry.args) else None, "requires_grad", True)))
             arrays.append(wp.array(values, dtype=dtype, requires_grad=wants_grad, device=self.entry.device))
             self.values.append(np.asarray(values, dtype=np.float64))
             differentiable.append(wants_grad)
         out = wp.zeros(SAMPLES, dtype=ret_type, requires_grad=True, device=self.entry.device)
-        test_kernel = self._kernel([_warp_type(wp, t) for _, t in inputs], ret_type)
+        test_kernel = self._kernel([t if warp_seams.is_struct_type(wp, t) else _warp_type(wp, t) for _, t in inputs],
+                                   ret_type)
         if test_kernel is None:
             return None
         self.labels = params + ["return value"]
@@ -162,7 +190,9 @@ class _Harness:
         width = column.shape[1] if column.ndim > 1 else 1
         row = element // max(width, 1)
         names = self.labels[: len(self.values)]
-        return {n: (v[row] if v.ndim > 1 else float(v[row])) for n, v in zip(names, self.values) if row < len(v)}
+        found = {n: (v[row] if v.ndim > 1 else float(v[row])) for n, v in zip(names, self.values) if row < len(v)}
+        found.update(self.fixed)
+        return found
 
     def _values(self, source, dtype, rng):
         """Sampled inputs: from the launch's arrays, its scalars, or a seeded spread."""
@@ -201,9 +231,10 @@ class _Harness:
             # The argument is often an expression of the array (``softplus(w * x + b)``), whose values reach
             # both signs: a third of the samples flipped, a sixth spread around zero, so each branch on the
             # sign is taken.
-            third, sixth = SAMPLES // 3, SAMPLES // 6
-            values[-third:] = -values[-third:]
-            values[:sixth] = rng.standard_normal(values[:sixth].shape) * (scale or 1.0)
+            if self.spread:
+                third, sixth = SAMPLES // 3, SAMPLES // 6
+                values[-third:] = -values[-third:]
+                values[:sixth] = rng.standard_normal(values[:sixth].shape) * (scale or 1.0)
             return values
         return rng.standard_normal(shape)
 
@@ -232,6 +263,25 @@ class _Harness:
                                 **{"_tw_t%d" % i: t for i, t in enumerate(in_types)}})
         exec(compile(source, path, "exec"), module.__dict__)
         return module.__dict__.get("_tw_check_%s" % self.name)
+
+
+def _capture(wp, kernel, entry, name, kinds):
+    from .call_arguments import captured_arguments  # noqa: PLC0415
+
+    try:
+        return captured_arguments(wp, kernel, entry, name, kinds)
+    except warp_seams.CaptureInProgress:
+        raise
+    except Exception:  # a kernel this rewrite cannot handle: the inputs are drawn around the arrays instead
+        return None
+
+
+def _rows(seen, rng):
+    """``SAMPLES`` of the recorded values: every recorded call when there are fewer, else a seeded pick."""
+    import numpy as np  # noqa: PLC0415
+
+    picks = rng.choice(len(seen), size=SAMPLES, replace=len(seen) < SAMPLES)
+    return np.asarray(seen, dtype=np.float64)[picks]
 
 
 def _warp_type(wp, ptype):
@@ -340,9 +390,9 @@ def _run(body, env: dict, taken: set) -> None:
         if isinstance(stmt, ast.If):
             _run(stmt.body if _eval(stmt.test, env) else stmt.orelse, env, taken)
         elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            env[stmt.targets[0].id] = _eval(stmt.value, env)
+            env[stmt.targets[0].id] = _value_or_unknown(stmt.value, env)
         elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
-            env[stmt.target.id] = _eval(stmt.value, env)
+            env[stmt.target.id] = _value_or_unknown(stmt.value, env)
         elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Expr, ast.Pass)):
             continue  # ``wp.adjoint[x] += ...``: what it adds does not decide a branch
         elif isinstance(stmt, ast.Return):
@@ -351,13 +401,27 @@ def _run(body, env: dict, taken: set) -> None:
             raise ValueError("a statement not followed: %s" % type(stmt).__name__)
 
 
+class _Unknown:
+    """A local whose value could not be followed (a call of another @wp.func): fine until a branch needs it."""
+
+
+def _value_or_unknown(node, env: dict):
+    try:
+        return _eval(node, env)
+    except Exception:
+        return _Unknown
+
+
 def _eval(node, env: dict):
     import numpy as np  # noqa: PLC0415
 
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Name):
-        return env[node.id]
+        value = env[node.id]
+        if value is _Unknown:
+            raise ValueError("a value not followed: %s" % node.id)
+        return value
     if isinstance(node, ast.BinOp):
         a, b = _eval(node.left, env), _eval(node.right, env)
         ops = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.divide,
@@ -381,6 +445,9 @@ def _eval(node, env: dict):
         return True
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
         return _eval(node.value, env)[node.slice.value]
+    if isinstance(node, ast.Attribute) and not isinstance(node.value, ast.Name) or \
+            isinstance(node, ast.Attribute) and node.value.id in env:
+        return getattr(_eval(node.value, env), node.attr)  # a struct's field (``cut.r_on``)
     if isinstance(node, ast.Call) and not node.keywords:
         name = callee(node.func)
         args = [_eval(a, env) for a in node.args]

@@ -358,7 +358,7 @@ def private_copies(wp, args) -> Tuple[list, Dict[Tuple[int, str], Any], Dict[int
             slots[(pos, "")] = c
             cargs.append(c)
         elif a is not None and warp_seams.is_struct_instance(wp, a):
-            clone = _copy_struct(wp, a, copy_of, slots, pos, "")
+            clone = copy_struct(wp, a, copy_of, slots, pos, "")
             if clone is None:
                 raise Unsupported("struct argument that cannot be copied")
             cargs.append(clone)
@@ -367,7 +367,7 @@ def private_copies(wp, args) -> Tuple[list, Dict[Tuple[int, str], Any], Dict[int
     return cargs, slots, copies
 
 
-def _copy_struct(wp, value, copy_of, slots, pos, prefix, depth=0):
+def copy_struct(wp, value, copy_of, slots, pos, prefix, depth=0):
     """A new struct instance whose arrays are private copies (nested structs too)."""
     if depth > 8:
         return None
@@ -385,7 +385,7 @@ def _copy_struct(wp, value, copy_of, slots, pos, prefix, depth=0):
             slots[(pos, field)] = c
             setattr(clone, name, c)
         elif item is not None and warp_seams.is_struct_instance(wp, item):
-            inner = _copy_struct(wp, item, copy_of, slots, pos, field, depth + 1)
+            inner = copy_struct(wp, item, copy_of, slots, pos, field, depth + 1)
             if inner is None:
                 return None
             setattr(clone, name, inner)

@@ -26,8 +26,8 @@ import re
 from typing import Dict, List, Optional
 
 from .. import codes
-from ..model import Finding
-from . import warp_seams
+from ..model import Finding, Related
+from . import related as rel, warp_seams
 from .tracker import differentiable
 from .sensor import Sensor
 
@@ -148,7 +148,12 @@ class FixedPoint(Sensor):
                        "it. Iterate until the change is negligible (and compare the gradient), or differentiate the "
                        "fixed point implicitly."
                        % (record.kernel_name, chain.count, last, 100.0 * last / first, first, rate, chain.count))
-            return Finding(code="TW208", message=message, location=record.location(),
+            launch = record.location()
+            # The loop that repeats the step is where the iteration count is decided: the line to change.
+            loop = registry.attempt("finding the loop that repeats a step", lambda: rel.enclosing_loop(record.site))
+            related = [Related(launch, "`%s` launched here, once per iteration" % record.kernel_name, "launch")] \
+                if loop is not None and launch is not None else []
+            return Finding(code="TW208", message=message, location=loop or launch, related=related,
                            severity=codes.severity("TW208"),
                            data={"kernel": record.kernel_name, "steps": chain.count, "first_change": first,
                                  "last_change": last, "ratio": last / first, "launch": record.index})

@@ -109,6 +109,8 @@ class KernelAccess(NamedTuple):
     # accumulated, passed to a call): the only inputs its adjoint can give a gradient.  A path used
     # only in comparisons, branch conditions or indices is not among them.  None: not known.
     flows_out: Optional[FrozenSet[str]] = None
+    # path -> read forms after the thread wrote the path (outside loops): the new value, for the kernel itself
+    late_reads: Dict[str, tuple] = {}
 
     def gradient_reaches(self, path: str) -> bool:
         """Whether this kernel's adjoint can give ``path`` a gradient (True when not known)."""
@@ -124,8 +126,10 @@ class KernelAccess(NamedTuple):
         forms = self.index_forms.get(path)
         if not forms or not forms[0] or not forms[1]:
             return False
+        late = list(self.late_reads.get(path, ()))
+        early = [r for r in forms[0] if not (r in late and late.remove(r) is None)]
         return all(_apart(r, w, self.uniform) or _written_ahead(r, w, self.thread, self.uniform, self.ascending)
-                   for r in forms[0] for w in forms[1])
+                   for r in early for w in forms[1])
 
     def adjoint_uses(self, path: str, differentiable_params=None) -> bool:
         """Whether the backward pass of this kernel needs the values of ``path``.
@@ -192,7 +196,8 @@ def _analyze_def(func: ast.FunctionDef, first_line: int, globals_: Optional[dict
                         {k: frozenset(v) for k, v in values.products.items()},
                         _used_atomics(func, set(params), first_line - 1), frozenset(visitor.stores),
                         rewritten_first, forms, frozenset(p for p in params if p not in assigned),
-                        tuple(visitor.accumulated), *_thread_and_ascending(func), flows_out)
+                        tuple(visitor.accumulated), *_thread_and_ascending(func), flows_out,
+                        {k: tuple(v) for k, v in visitor.late_reads.items()})
 
 
 def _thread_and_ascending(func: ast.FunctionDef) -> Tuple[FrozenSet[str], FrozenSet[str]]:
@@ -433,6 +438,17 @@ class _AccessVisitor(ast.NodeVisitor):
         # ``local = State(state_out.x, state_out.v)``: ``local.x`` is ``state_out.x`` (a struct value holds
         # the same arrays): local field path -> parameter path
         self.aliases: Dict[str, str] = {}
+        self._loops = 0  # loops around the statement being visited
+        self.late_reads: Dict[str, List[Optional[tuple]]] = {}  # read forms after the thread wrote the path
+
+    def visit_For(self, node: ast.For) -> None:
+        self._loops += 1
+        try:
+            self.generic_visit(node)
+        finally:
+            self._loops -= 1
+
+    visit_While = visit_For
 
     def _path(self, node: ast.expr) -> Optional[str]:
         """The parameter path an expression indexes into, through struct values built from parameters."""
@@ -561,7 +577,13 @@ class _AccessVisitor(ast.NodeVisitor):
     def _read(self, name: str, node: ast.AST) -> None:
         self.reads.add(name)
         self._first_read.setdefault(name, node.lineno + self.offset)
-        self.read_forms.setdefault(name, []).append(index_form(node, self.windows))
+        form = index_form(node, self.windows)
+        self.read_forms.setdefault(name, []).append(form)
+        if name in self.writes and not self._loops:
+            # Read after this thread wrote it (``x[t + 1] = f(x[t])`` then ``y = x[t + 1]``), outside any loop: it
+            # reads the new value, which the kernel's own adjoint reads too.  Within the kernel only the reads
+            # before a write can see it changed (another launch's later write still can: ``read_forms`` keep it).
+            self.late_reads.setdefault(name, []).append(form)
 
     def _accumulate(self, name: str, node, op: Optional[str] = None, statement: Optional[ast.AST] = None) -> None:
         """A write that reads no old value (``+=``, an atomic, a ``@wp.func`` that writes it);
@@ -946,14 +968,13 @@ def call_argument_sources(kernel, func_name: str, count: int) -> list:
         return [None] * count
     params = [a.arg for a in fdef.args.args]
     flow = _ValueFlow(set(params), getattr(func, "__globals__", {}) or {}, _array_params(fdef))
-    call = None
-    for stmt in fdef.body:
-        for node in ast.walk(stmt):
-            if call is None and isinstance(node, ast.Call) and callee(node.func) == func_name:
-                call = node
-        if call is not None:
-            break
-        flow.stmt(stmt)
+    # Every local's dependencies first (a call inside an ``if``, after ``r = wp.length(x[i] - x[j])`` there).
+    try:
+        flow.run(fdef.body)
+    except RecursionError:
+        return [None] * count
+    call = next((node for node in ast.walk(fdef) if isinstance(node, ast.Call) and callee(node.func) == func_name),
+                None)
     if call is None:
         return [None] * count
     out = []

@@ -41,6 +41,7 @@ class LaunchCheck:
         self.checked = 0
         self.outcomes: Counter = Counter()  # status -> launches
         self.skipped: Counter = Counter()  # reason -> launches
+        self._adjoints_checked: set = set()  # id(kernel) whose custom adjoints were checked on their own
 
     def check_tape(self, tape, signature: tuple) -> None:
         if signature in self._checked_signatures:
@@ -105,6 +106,45 @@ class LaunchCheck:
             if self._confirms_in_place(entry, record, reads & writes, result):
                 return
             self._report(entry, record, loc, result)
+        elif status in ("pass", "inconclusive"):
+            self.tracker.registry.attempt("checking the custom adjoints a kernel calls",
+                                          lambda: self._check_custom_adjoints(entry, record, loc, result))
+
+    def _check_custom_adjoints(self, entry, record, launch_loc, result) -> None:
+        """Each custom adjoint a kernel calls, checked on its own against finite differences of its forward
+        function at inputs around the launch's values, once per kernel: a launch's own check can be swamped
+        (float32 rounding of a large accumulated loss) and pass a wrong adjoint."""
+        from .custom_adjoints import custom_adjoints_called, locate_wrong_adjoint  # noqa: PLC0415
+
+        kernel = entry.kernel
+        if id(kernel) in self._adjoints_checked or not custom_adjoints_called(self.wp, kernel):
+            return
+        self._adjoints_checked.add(id(kernel))
+        culprit = locate_wrong_adjoint(self.wp, kernel, entry, self.checks, spread=False)
+        if culprit is None:
+            return
+        registry = self.tracker.registry
+        key = ("TW404", (culprit.location.path, culprit.location.line), kernel.key)
+        if registry.bump(key):
+            return
+        kname = warp_seams.kernel_name(kernel)
+        launch_said = ("agreed with finite differences within tolerance" if result["status"] == "pass" else
+                       "could not be judged by finite differences")
+        message = ("The custom adjoint of `%s` disagrees with finite differences of `%s` itself: %s. At its launch "
+                   "the adjoint of `%s` as a whole %s (a large accumulated output hides the difference in float32 "
+                   "rounding), but the gradient it gives is the custom adjoint's."
+                   % (culprit.func_name, culprit.func_name, culprit.numbers, kname, launch_said))
+        related: List[Related] = []
+        if launch_loc is not None:
+            related.append(Related(launch_loc, "launch of `%s`, which calls `%s`" % (kname, culprit.func_name),
+                                   "launch"))
+        related.extend(culprit.related)
+        if record is not None:
+            related.extend(rel.caller_chain(record.site))
+        registry.report(key, Finding(code="TW404", message=message, location=culprit.location,
+                                     severity=codes.severity("TW404"), related=related,
+                                     data={"kernel": kname, "custom_adjoint": culprit.func_name,
+                                           "launch": record.index if record is not None else None}))
 
     def _confirms_in_place(self, entry, record, in_place, result) -> bool:
         """A failed check of a kernel that reads and writes an array in one launch measures what its TW104

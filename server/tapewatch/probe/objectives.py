@@ -123,9 +123,25 @@ def _average(node, name: str, namespaces):
             if weights is not None:
                 return "weighted", weights
         if isinstance(node.op, ast.Div) and isinstance(node.left, ast.Call) and _method(node.left) == "sum":
+            weighted = _weighted_product(_subjects(node.left), name, namespaces)
+            if weighted is not None:
+                # ``np.sum(W * e) / np.sum(W)``: a weighted mean (the weights over what divides them)
+                divisor = _divisor(node.right, namespaces)
+                return ("weighted", weighted / divisor) if divisor else (None, None)
             if any(_mentions(s, name) for s in _subjects(node.left)):
                 return "mean", None
     return None, None
+
+
+def _divisor(expr, namespaces) -> Optional[float]:
+    """The value of what divides a weighted sum: a number, or the sum of a constant vector
+    (``np.sum(W)``, ``W.sum()``); None when it cannot be told without running the program."""
+    if isinstance(expr, ast.Call) and _method(expr) == "sum":
+        constants = [v for v in (_constant(s, namespaces) for s in _subjects(expr)) if v is not None]
+        return float(constants[0].sum()) if len(constants) == 1 else None
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool):
+        return float(expr.value)
+    return None
 
 
 def _weighted_product(subjects, name: str, namespaces):

@@ -627,6 +627,8 @@ def report_intra_off_tape(tracker) -> None:
         sites.setdefault((warp_seams.kernel_name(kernel), warp_seams.kernel_file(kernel)), site)
     for (name, path), hits in list(tracker.warp_intra.items()):
         site = sites.get((name, path))
+        if site is None and path and not frames.is_user_file(path):
+            continue  # an installed package's kernel the program never launched (compiled with its module): not its code
         function = (name, path) in tracker.warp_intra_functions
         for param, line in dict.fromkeys(hits):
             key = ("TW104", name, path, param, line)

@@ -204,7 +204,8 @@ def launch(orig, h: Hooks):
 
     @functools.wraps(orig)
     def launch(kernel, *args, **kwargs):
-        if not kwargs.get("adjoint", False) and not h.standing_aside():
+        # (``record_cmd=True`` only builds a launch command: nothing runs until its ``launch()``)
+        if not kwargs.get("adjoint", False) and not kwargs.get("record_cmd", False) and not h.standing_aside():
             arrays = _launch_args(args, kwargs)
             if warp_seams.recording_tape(h.wp) is None or kwargs.get("record_tape", True) is False:
                 h.guarded("tracking an untaped launch", lambda: h.tracker.on_untaped_launch(kernel, arrays))

@@ -128,7 +128,9 @@ def rebinding(what: str, other: str, sites) -> Optional[Tuple[Location, str]]:
         return None
     container = _container(what)
     if container is not None and container == _container(other):
-        return _find(sites, lambda kind, key: kind == "container" and key == container)
+        # (the container as the statement spells it: ``self.states`` for ``states`` taken from it)
+        last = container.rsplit(".", 1)[-1]
+        return _find(sites, lambda kind, key: kind == "container" and (key == container or key.rsplit(".", 1)[-1] == last))
     if what.isidentifier() and other.isidentifier():
         pair = {(what, other), (other, what)}
         for site in sites:
@@ -208,6 +210,29 @@ def _swaps_in(path: str, module_globals) -> list:
             _SWAPS.clear()
         _SWAPS[path] = known
     return known
+
+
+_LOOPS: dict = {}  # file -> [(first line, last line, Location)] of its for/while statements
+
+
+def enclosing_loop(site: Site) -> Optional[Location]:
+    """The innermost ``for``/``while`` of the user's code that repeats the event: in the innermost frame of
+    ``site`` that runs inside a loop (a helper's launch repeated by its caller's loop counts)."""
+    for snap in site.snaps:
+        path = snap.f_code.co_filename
+        loops = _LOOPS.get(path)
+        if loops is None:
+            try:
+                tree = ast.parse("".join(linecache.getlines(path, snap.f_globals)))
+            except (SyntaxError, ValueError, RecursionError):
+                tree = None
+            loops = _LOOPS[path] = [(n.lineno, n.end_lineno or n.lineno, Location(path, n.lineno, n.col_offset + 1))
+                                    for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))] if tree else []
+        around = [(last - first, loc) for first, last, loc in loops
+                  if first < snap.f_lineno <= last and first >= snap.f_code.co_firstlineno]
+        if around:
+            return min(around, key=lambda item: item[0])[1]
+    return None
 
 
 _RINGS: dict = {}  # file -> [(Location, size expression, size)] of ring sizes used as ``% size`` picks
@@ -413,6 +438,11 @@ def _rebindings_in(path: str, module_globals) -> list:
                 items = [ast.unparse(e) for e in value.elts if isinstance(e, (ast.Name, ast.Attribute, ast.Subscript))]
                 if len(items) != len(set(items)):
                     entry = ("container", ast.unparse(target))
+            elif isinstance(target, (ast.Name, ast.Attribute)) and isinstance(value, ast.BinOp) and \
+                    isinstance(value.op, ast.Mult) and any(isinstance(side, ast.List) and len(side.elts) == 1
+                                                           for side in (value.left, value.right)):
+                # ``[wp.zeros(n)] * (steps + 1)``: one array, referenced by every entry
+                entry = ("container", ast.unparse(target))
             elif isinstance(target, ast.Name) and isinstance(value, ast.Name):
                 entry = ("names", (target.id, value.id))
             elif isinstance(target, ast.Name) and isinstance(value, ast.Attribute) and \

@@ -20,9 +20,10 @@ from typing import Any, NamedTuple, Optional
 from .. import codes
 from ..model import Finding, Related
 from . import frames, related as rel, warp_seams
-from .kernel_access import kernel_access
+from .kernel_access import kernel_access, patterns_apart
 from .sites import SITE_DEPTH, Site
 from .sensor import Sensor
+from .tracker import write_elements
 
 
 class Writer(NamedTuple):
@@ -72,7 +73,9 @@ class RetainGradWriters(Sensor):
 
     def _assigned(self, state, arr, writer: Writer) -> None:
         writers = state.writers.setdefault(id(arr), [])
-        earlier = [w for w in writers if not _same(w, writer)]
+        # Writers of other elements (``k[run, j]`` for each ``run``) assign each element once: no gradient is
+        # received twice.
+        earlier = [w for w in writers if not _same(w, writer) and not _writes_apart(w, writer)]
         writers.append(writer)
         if earlier:
             self._report(earlier[0], writer, arr, _unread(state, arr, earlier[0]))
@@ -303,3 +306,16 @@ def _array_name(registry, writer: Writer) -> Optional[str]:
 
     return registry.attempt("naming a copy's destination",
                             lambda: copy_dest_name(writer.site, writer.api, (writer.api,)))
+
+
+def _writes_apart(a: Writer, b: Writer) -> bool:
+    """Two launches whose writes to the array land on different elements (their indices, evaluated with each
+    launch's scalar arguments, never meet)."""
+    if a.record is None or b.record is None:
+        return False
+    try:
+        first = write_elements(a.record, a.access)
+        second = write_elements(b.record, b.access) if first else None
+        return bool(first and second and patterns_apart(first, second))
+    except Exception:  # undecided: a double write, as before
+        return False

@@ -242,7 +242,7 @@ def _assigned_once(fdef: ast.FunctionDef, divisor: ast.expr) -> Optional[tuple]:
 
 def _measure(wp, kernel, entry, bodies, suspects) -> Optional[List[int]]:
     """Launch an instrumented copy of the kernel forward on copies of the launch's arguments."""
-    from .finite_diff import _copy_struct  # noqa: PLC0415
+    from .finite_diff import copy_struct  # noqa: PLC0415
 
     kernel_body = bodies[0]
     if entry is None or len(entry.args) != len(kernel_body.fdef.args.args):
@@ -259,7 +259,7 @@ def _measure(wp, kernel, entry, bodies, suspects) -> Optional[List[int]]:
     env = {}
     for body in reversed(bodies):
         env.update(body.globals)
-    variant = _load(kernel, instrumented.name, "\n\n".join(parts) + "\n", env)
+    variant = load_variant(kernel, instrumented.name, "\n\n".join(parts) + "\n", env)
     if variant is None:
         return None
     copies: dict = {}
@@ -274,7 +274,7 @@ def _measure(wp, kernel, entry, bodies, suspects) -> Optional[List[int]]:
         if isinstance(a, wp.array):
             args.append(copy_of(a))
         elif a is not None and warp_seams.is_struct_instance(wp, a):
-            clone = _copy_struct(wp, a, copy_of, {}, 0, "")
+            clone = copy_struct(wp, a, copy_of, {}, 0, "")
             if clone is None:
                 return None
             args.append(clone)
@@ -344,7 +344,7 @@ def _owns(stmt, suspect: Suspect) -> bool:
 _folder: Optional[str] = None
 
 
-def _load(kernel, name: str, source: str, env: dict):
+def load_variant(kernel, name: str, source: str, env: dict):
     global _folder
     if _folder is None:
         _folder = tempfile.mkdtemp(prefix="tapewatch-variants-")

@@ -140,6 +140,11 @@ def elements_apart(reader: "LaunchRecord", read: Access, writer: "LaunchRecord",
         return False
 
 
+def write_elements(record: "LaunchRecord", access: Access) -> Optional[list]:
+    """The elements a launch writes through ``access`` (index patterns), or None when unknown."""
+    return _elements(record, access, True)
+
+
 def _elements(record: "LaunchRecord", access: Access, is_write: bool) -> Optional[list]:
     key = (access.pos, access.field, is_write)
     known = record.elements
@@ -258,6 +263,7 @@ class Tracker:
         self.captures = 0
         self._capture_started: List[bool] = []  # per capture_begin not yet ended: did a capture start?
         self.zeroed_in_capture: set = set()  # ids of arrays zero_()'d (or tape.zero()'d) in the capture so far
+        self.written_in_capture: set = set()  # ids of arrays an untaped launch or copy wrote in the capture so far
         self._warp_flagged: List[Any] = []
         self._covered: set = set()
         self._current: Optional[LaunchRecord] = None
@@ -343,6 +349,7 @@ class Tracker:
         if started:
             self.captures += 1
             self.zeroed_in_capture = set()
+            self.written_in_capture = set()
 
     def on_capture_end(self, graph) -> None:
         if self._capture_started.pop() if self._capture_started else True:
@@ -567,6 +574,9 @@ class Tracker:
 
     def on_untaped_launch(self, kernel, args) -> None:
         """A launch no tape records: its writes may clobber what a live tape read."""
+        if self.captures:
+            # (an optimizer step captured with the training step: the graph updates the parameters itself)
+            self.written_in_capture.update(id(a.array) for a in self.accesses(kernel, args) if a.write)
         if id(kernel) not in self.untaped_kernels and len(self.untaped_kernels) < MAX_UNTAPED_KERNELS:
             self.untaped_kernels[id(kernel)] = (kernel, Site.here())
         self.bus.tell(Sensor.on_untaped_kernel, "noting an untaped launch", kernel)
@@ -639,6 +649,8 @@ class Tracker:
         self.bus.tell(Sensor.on_tape_zero, "checking a tape's zero()", tape)
 
     def on_untaped_write(self, arr, op: str) -> None:
+        if self.captures:
+            self.written_in_capture.add(id(arr))
         self.bus.tell(Sensor.on_untaped_write, "following an untaped write", arr, op)
         if self._live:
             self._note_untaped(arr, op, None, [])

@@ -191,6 +191,11 @@ def is_struct_instance(wp, value) -> bool:
     return bool(wp._src.types.is_struct(value))
 
 
+def is_struct_type(wp, dtype) -> bool:
+    """A ``@wp.struct`` type (as a function parameter's annotation)."""
+    return isinstance(dtype, getattr(wp._src.codegen, "Struct", ()))
+
+
 def is_array_like(wp, value) -> bool:
     return bool(wp._src.types.is_array(value))
 
