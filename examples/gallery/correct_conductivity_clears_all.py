@@ -37,8 +37,8 @@ class Trainer:
         self.loss = wp.zeros(1, dtype=float, requires_grad=True)
 
     def forward(self, measured):
-        for t in range(STEPS):
-            wp.launch(diffuse, dim=N, inputs=[self.u[t], self.k], outputs=[self.u[t + 1]])  # note: TW208
+        for t in range(STEPS):  # note: TW208
+            wp.launch(diffuse, dim=N, inputs=[self.u[t], self.k], outputs=[self.u[t + 1]])
         wp.launch(misfit, dim=1, inputs=[self.u[STEPS], measured], outputs=[self.loss])
 
     def clear_gradients(self):

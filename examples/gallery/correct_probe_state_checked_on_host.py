@@ -30,9 +30,9 @@ def rollout(drag):
     loss = wp.zeros(1, dtype=float, requires_grad=True)
     tape = wp.Tape()
     with tape:
-        for t in range(STEPS):
+        for t in range(STEPS):  # note: TW208
             s_next = wp.empty_like(s)
-            wp.launch(fall, dim=1, inputs=[s, drag], outputs=[s_next])  # note: TW208
+            wp.launch(fall, dim=1, inputs=[s, drag], outputs=[s_next])
             s = s_next
             if (t + 1) % CHECK_EVERY == 0:
                 host = s.numpy()

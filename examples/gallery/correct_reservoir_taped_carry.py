@@ -29,8 +29,8 @@ class Season:
     def month(self, tape, inflows):
         levels = [self.start] + [wp.zeros(1, dtype=float, requires_grad=True) for _ in range(DAYS)]
         with tape:
-            for d in range(DAYS):
-                wp.launch(day, dim=1, inputs=[levels[d], float(inflows[d]), self.gain], outputs=[levels[d + 1]])  # note: TW208
+            for d in range(DAYS):  # note: TW208
+                wp.launch(day, dim=1, inputs=[levels[d], float(inflows[d]), self.gain], outputs=[levels[d + 1]])
                 wp.launch(deviation, dim=1, inputs=[levels[d + 1], 2.5], outputs=[self.loss])
             self.start = wp.zeros(1, dtype=float, requires_grad=True)
             wp.copy(self.start, levels[-1])

@@ -26,8 +26,8 @@ def spread(p: wp.array(dtype=wp.vec3), out: wp.array(dtype=float)):
 
 def settle(anchor, sweeps):
     iterates = [wp.zeros(N, dtype=wp.vec3, requires_grad=True) for _ in range(sweeps + 1)]
-    for k in range(sweeps):
-        wp.launch(relax, dim=N, inputs=[iterates[k], anchor], outputs=[iterates[k + 1]])  # note: TW208
+    for k in range(sweeps):  # note: TW208
+        wp.launch(relax, dim=N, inputs=[iterates[k], anchor], outputs=[iterates[k + 1]])
     return iterates[-1]
 
 

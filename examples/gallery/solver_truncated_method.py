@@ -36,8 +36,8 @@ class HeatSolver:
         self.fields = [wp.zeros(N, dtype=float, requires_grad=True) for _ in range(sweeps + 1)]
 
     def solve(self):
-        for s in range(self.sweeps):
-            wp.launch(jacobi, dim=N, inputs=[self.fields[s], self.source], outputs=[self.fields[s + 1]])  # note: TW208
+        for s in range(self.sweeps):  # note: TW208
+            wp.launch(jacobi, dim=N, inputs=[self.fields[s], self.source], outputs=[self.fields[s + 1]])
         return self.fields[-1]
 
 
