@@ -138,7 +138,9 @@ async def test_timeout_setting(client, tmp_path):
     assert summary["status"] == "failed" and summary["outcome"] == "timeout"
     diags = diagnostics(client, uri)
     assert [d.code for d in diags] == ["TW905"]
-    assert diags[0].range.start.line == 0 and diags[0].severity == types.DiagnosticSeverity.Error
+    # on the line the script was at when it was stopped (its sleep), not line 1
+    sleep_line = next(n for n, text in enumerate(script.read_text().splitlines()) if text.strip() == "time.sleep(600)")
+    assert diags[0].range.start.line == sleep_line and diags[0].severity == types.DiagnosticSeverity.Error
     assert not any(alive(p) for p in [int(x) for x in pidfile.read_text().split()])
 
 
