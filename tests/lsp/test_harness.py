@@ -65,8 +65,14 @@ async def test_generate_harness_from_the_backward_line_and_run_it(client, tmp_pa
     # One run, one set: the harness run alone replaces the FD layer; the script's next run
     # replaces both; without the harness its numbers are gone.
     harness_uri = open_doc(client, Path(again["path"]))
+    # The harness file shows its own result: one line on its header, the verdict related.
+    [own] = run_diagnostics(client, harness_uri)
+    assert (own.code, own.range.start.line) == ("TW401", 0)
+    assert own.message.startswith("This harness's result: 1 of 1 parameter FAIL (`drag_coefficient` FAIL).")
+    assert [r.location.range.start.line + 1 for r in own.related_information] == [param_line]
     await run(client, harness_uri)
     assert sorted(d.code for d in run_diagnostics(client, uri)) == ["TW201", "TW401"]
+    assert [d.code for d in run_diagnostics(client, harness_uri)] == ["TW401"]  # run directly: the same line
     await run(client, uri)
     assert sorted(d.code for d in run_diagnostics(client, uri)) == ["TW201", "TW401"]
     harness.unlink()

@@ -448,7 +448,7 @@ def harness_result(harness: str, script: Optional[str], findings: List[Finding])
     worst = verdicts[0]
     parts = ["`%s` %s" % (f.data.get("parameter") or "?", _VERDICT_WORD[f.code]) for f in verdicts]
     failing = sum(1 for f in verdicts if f.code in ("TW401", "TW402"))
-    head = ("%d of %d parameters FAIL" % (failing, len(verdicts)) if failing
+    head = ("%d of %d parameter%s FAIL" % (failing, len(verdicts), "" if len(verdicts) == 1 else "s") if failing
             else "every parameter PASS" if worst.code == "TW400" else "no parameter FAIL")
     where = (" The verdicts are on the parameters in %s." % os.path.basename(script)) if script else ""
     message = "This harness's result: %s (%s).%s" % (head, ", ".join(parts), where)
