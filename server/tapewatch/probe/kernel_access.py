@@ -23,6 +23,7 @@ It also finds:
 from __future__ import annotations
 
 import ast
+from collections import Counter
 import operator
 import textwrap
 from typing import Any, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple
@@ -126,8 +127,13 @@ class KernelAccess(NamedTuple):
         forms = self.index_forms.get(path)
         if not forms or not forms[0] or not forms[1]:
             return False
-        late = list(self.late_reads.get(path, ()))
-        early = [r for r in forms[0] if not (r in late and late.remove(r) is None)]
+        late = Counter(self.late_reads.get(path, ()))
+        early = []
+        for r in forms[0]:  # each read after the write leaves the comparison once
+            if late[r] > 0:
+                late[r] -= 1
+            else:
+                early.append(r)
         return all(_apart(r, w, self.uniform) or _written_ahead(r, w, self.thread, self.uniform, self.ascending)
                    for r in early for w in forms[1])
 
