@@ -425,9 +425,13 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
       const g = document.getElementById('graph')!;
       return Number(g.querySelector('svg')?.getAttribute('width')) === g.clientWidth;
     });
+    // An automatic layout is chosen again for the new shape (debounced): wait for the drawing to settle,
+    // then it fits the narrow panel, or opens at the readable scale where it would not fit (and scrolls).
+    await page.waitForTimeout(400);
     await waitRendered(page);
-    assert.ok(await allNodesInside(page), 'fitted to the narrow panel');
-    assert.ok((await scale(page)) >= READABLE_SCALE);
+    const narrowScale = await scale(page);
+    assert.ok(narrowScale >= READABLE_SCALE, `never below the readable scale (${narrowScale})`);
+    assert.ok((await allNodesInside(page)) || narrowScale === READABLE_SCALE, 'fitted to the narrow panel, or readable and scrolled');
     const graph = (await page.locator('#graph').boundingBox())!;
     const side = (await page.locator('.tw-side').boundingBox())!;
     assert.ok(side.y >= graph.y + graph.height - 1, 'the findings go below the graph');
