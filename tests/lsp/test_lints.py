@@ -119,3 +119,16 @@ async def test_lints_and_run_diagnostics_are_merged(client, tmp_path):
     client.text_document_did_close(types.DidCloseTextDocumentParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
     await wait_for(lambda: lint_lines(client, uri) == [] and diagnostics(client, uri))
+
+
+@pytest.mark.timeout(60)
+async def test_a_syntax_error_is_one_diagnostic_with_a_fix_that_fits(client, tmp_path):
+    """The run's TW902 and the live lint's TW902 on the same line are shown once; the Fix is generic."""
+    path = write(tmp_path / "broken.py", "import warp as wp\n\ntape = wp.Tape(\n")
+    uri = open_doc(client, path)
+    await wait_for(lambda: [c for c, _ in lint_lines(client, uri)] == ["TW902"])
+    await run(client, uri)
+    tw902 = [d for d in diagnostics(client, uri) if d.code == "TW902"]
+    assert len(tw902) == 1, [(d.message, (d.data or {}).get("kind")) for d in tw902]
+    assert "Fix: Fix the syntax error where the message points, then run again." in tw902[0].message
+    assert "parameter list" not in tw902[0].message

@@ -259,6 +259,9 @@ class DiagnosticsFeature(Feature):
             line_code = (e.span.start_line, e.code)
             if line_code in seen or codes.superseded(e.code, runtime.get(e.span.start_line, ())):
                 continue
+            if not e.code.startswith("TW3") and any(r.code == e.code and r.span.start_line == e.span.start_line
+                                                    for r in runs):
+                continue  # the lint's TW902 where the run reported the same syntax error: shown once
             seen.add(line_code)
             twin = run_lints.get(line_code)
             if twin is not None:
