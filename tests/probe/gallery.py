@@ -51,17 +51,21 @@ def shape(program: str) -> tuple:
             "tapewatch-test: --check-launches" in (GALLERY / program).read_text())
 
 
-def runs(programs=None, prefix=""):
+def runs(programs=None, prefix="", one_per_shape=False):
     """``(python, program)`` params: every program on the newest Warp; on the oldest, the first program
     of each shape (every code and every check once), which keeps the version seams tested at a third of
-    the cost. ``programs`` default to the gallery's; ``prefix`` is their path from ``examples/``."""
+    the cost. ``programs`` default to the gallery's; ``prefix`` is their path from ``examples/``; with
+    ``one_per_shape``, the first program of each shape on the newest Warp too."""
     newest, *older = WARP_PYTHONS
-    seen: set = set()
+    seen: set = set()  # shapes run on the oldest Warp
+    seen_newest: set = set()  # with one_per_shape: shapes run on the newest
     for program in PROGRAMS if programs is None else programs:
         if CUDA_ONLY in (GALLERY / program).read_text():
             continue
-        yield pytest.param(newest.values[0], prefix + program, marks=newest.marks,
-                           id="%s-%s" % (newest.id, program))
+        if not one_per_shape or shape(program) not in seen_newest:
+            seen_newest.add(shape(program))
+            yield pytest.param(newest.values[0], prefix + program, marks=newest.marks,
+                               id="%s-%s" % (newest.id, program))
         if shape(program) in seen or NEWEST_ONLY in (GALLERY / program).read_text():
             continue
         seen.add(shape(program))
