@@ -29,7 +29,9 @@ export function checkInterpreterOnStart(server: ServerConnection, log: vsapi.Log
       void check(server, log, (result) => {
         onResult(result);
         const failed = 'error' in result;
-        if (lastFailed && !failed) {
+        const recovered = server.startFailedSinceCheck;
+        server.startFailedSinceCheck = false;
+        if ((lastFailed || recovered) && !failed) {
           void vsapi.showInformationMessage(`Tapewatch: ${result.interpreter ?? 'the interpreter'} has Warp ${result.version || '?'} (${result.devices.join(', ') || 'no devices'}): ready to run verification.`);
         }
         lastFailed = failed;

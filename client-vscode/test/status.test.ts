@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { routeClientLine, traceFor } from '../src/common/logging';
+import { routeClientLine, startFailureText, traceFor } from '../src/common/logging';
 import { progressConverter } from '../src/common/progress';
 import { contentSecurityPolicy, escapeAttribute, graphPageHtml } from '../src/graph/html';
 import type { RunSummary } from '../shared/protocol';
@@ -154,5 +154,17 @@ describe('the output channel: one timestamp per line', () => {
     assert.deepEqual(routeClientLine('[Error - 15:04:05] Server process exited with code 0.'), { level: 'info', text: 'Server process exited with code 0.' });
     assert.deepEqual(routeClientLine('[Error - 15:04:05] Server process exited with code 1.'), { level: 'error', text: 'Server process exited with code 1.' });
     assert.deepEqual(routeClientLine('{"a": 1}'), { level: undefined, text: '{"a": 1}' });
+  });
+});
+
+describe('a server that cannot start', () => {
+  it('says the interpreter does not exist instead of "spawn … ENOENT"', () => {
+    const err = Object.assign(new Error('spawn /usr/bin/pyhton3 ENOENT'), { code: 'ENOENT' });
+    assert.equal(
+      startFailureText('/usr/bin/pyhton3', err),
+      'Tapewatch could not start its server with "/usr/bin/pyhton3": /usr/bin/pyhton3 does not exist (check tapewatch.interpreter for a typo). Set "tapewatch.interpreter" to a Python 3.9+ that has Warp installed.',
+    );
+    assert.match(startFailureText('/x/py', new Error('spawn /x/py EACCES')), /: \/x\/py is not executable\./);
+    assert.match(startFailureText('py', new Error('boom')), /with "py": boom\./);
   });
 });

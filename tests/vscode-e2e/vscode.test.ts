@@ -1260,4 +1260,32 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
       assert.match(await p.locator('.statusbar-item[id$="tapewatch.status"]').first().innerText(), /failed/);
     });
   });
+  it('a typo in the interpreter gives one notification that says so, and fixing it is confirmed', async (t) => {
+    if (failures) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const p = requirePage();
+    const typo = '/usr/bin/pyhton3';
+    await step('a typo in tapewatch.interpreter: one error notification, in words', async () => {
+      await runCommand('Notifications: Clear All Notifications');
+      writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'tapewatch.interpreter': typo }));
+      const failed = toast(/could not start its server/);
+      await failed.waitFor({ state: 'visible', timeout: T.start });
+      const text = (await failed.innerText()).replace(/\s+/g, ' ');
+      t.diagnostic(`start failure: ${text}`);
+      assert.match(text, new RegExp(`${typo.replace(/\//g, '\\/')} does not exist \\(check tapewatch\\.interpreter for a typo\\)`), text);
+      await sleep(2000); // the language client's own notification would have come by now
+      const all = await p.locator('.notifications-toasts .notification-list-item').allInnerTexts();
+      assert.equal(all.filter((n) => /Tapewatch|tapewatch/.test(n)).length, 1, `one notification: ${all.join(' | ')}`);
+      assert.equal(all.filter((n) => /couldn't create connection/i.test(n)).length, 0);
+    });
+    await step('fixed: the server starts on the interpreter with Warp, and a notification confirms it', async () => {
+      await runCommand('Notifications: Clear All Notifications');
+      writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'tapewatch.interpreter': PYTHON }));
+      const ready = toast(/has Warp \S+ \(cpu[^)]*\): ready to run verification/);
+      await ready.waitFor({ state: 'visible', timeout: T.start });
+      t.diagnostic(`confirmed: ${(await ready.innerText()).replace(/\s+/g, ' ')}`);
+    });
+  });
 });

@@ -41,3 +41,16 @@ export function routeClientLine(line: string): { level: LineLevel | undefined; t
   }
   return { level, text };
 }
+
+/** Why the server could not start on `command`, in the user's words (a missing file, not "spawn … ENOENT"). */
+export function startFailureText(command: string, err: unknown): string {
+  const text = errorText(err);
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  let why = text;
+  if (code === 'ENOENT' || /\bENOENT\b/.test(text)) {
+    why = `${command} does not exist (check tapewatch.interpreter for a typo)`;
+  } else if (code === 'EACCES' || /\bEACCES\b/.test(text)) {
+    why = `${command} is not executable`;
+  }
+  return `Tapewatch could not start its server with "${command}": ${why}. Set "tapewatch.interpreter" to a Python 3.9+ that has Warp installed.`;
+}

@@ -29,7 +29,7 @@ import { plainMessage } from '../diagnosticText';
 import { readSettings } from './config';
 import { actionsForTrust, ExecuteCommandsExcept } from './commandFilter';
 import { Commands, EXTENSION_NAME, Methods, PYTHON_EXTENSION_ID } from './constants';
-import { errorText, routeClientLine, traceFor } from './logging';
+import { errorText, routeClientLine, startFailureText, traceFor } from './logging';
 import { activeEnvironment, chooseInterpreter, runInterpreter, type InterpreterChoice, type InterpreterSource, type PythonExtensionApi } from './python';
 import { describeLaunch, locateServerCode, serverLaunch } from './serverLaunch';
 import { didChangeConfigurationParams, initializationOptions, RESTART_KEYS, SECTION, type ResolvedSettings, type ServerSettings } from './settings';
@@ -290,16 +290,17 @@ export class ServerConnection {
       this.log.info(`Server running on ${choice.command}.`);
       this.startListeners.forEach((l) => l());
     } catch (err) {
-      this.fail(
-        `Tapewatch could not start its server with "${choice.command}": ${errorText(err)}. ` +
-          'Set "tapewatch.interpreter" to a Python 3.9+ that has Warp installed.',
-      );
+      this.fail(startFailureText(choice.command, err));
     }
     this.fireState();
   }
 
+  /** A start failed since the last interpreter check (a check that then finds Warp confirms the fix). */
+  public startFailedSinceCheck = false;
+
   private fail(message: string): void {
     this.startError = message;
+    this.startFailedSinceCheck = true;
     this.log.error(message);
     void vsapi.showErrorMessage(message, 'Open Settings', 'Show Output').then((pick) => {
       if (pick === 'Open Settings') {
