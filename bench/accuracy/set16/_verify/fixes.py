@@ -1,0 +1,13 @@
+"""The one-line fix of every bug program, applied at its ``# expect:`` line.
+
+("replace", text): the marked line becomes ``text`` (its indentation is kept);
+("delete",): the marked line is removed.
+"""
+FIXES = {
+    "b01_shelf_sound_transition_range": ("replace", "wp.adjoint[r0] += adj_ret * 10.0 / (r0 * LN10)"),
+    "b02_soft_fin_quadratic_drag": ("replace", "wp.adjoint[v] += adj_ret * 2.0 * wp.abs(v)"),
+    "b03_exoplanet_rv_eccentricity": ("replace", "wp.adjoint[e] -= adj_ret * wp.sin(em) / den"),
+    "b04_pv_strings_capacity_weighted": ("replace", "tape.backward(grads={sq_err: wp.array(CAPACITY_KW / CAPACITY_KW.sum(), dtype=float)})"),
+    "b05_grid_zone_dispatch_cost": ("replace", "cost.grad.assign(wp.array(NORTH.astype(np.float32), dtype=float))"),
+    "b06_glacier_flowline_velocity_misfit": ("replace", "tape.backward(grads={res: wp.array(res_h / SIG_U**2, dtype=float)})"),
+}
