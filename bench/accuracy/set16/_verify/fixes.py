@@ -10,4 +10,7 @@ FIXES = {
     "b04_pv_strings_capacity_weighted": ("replace", "tape.backward(grads={sq_err: wp.array(CAPACITY_KW / CAPACITY_KW.sum(), dtype=float)})"),
     "b05_grid_zone_dispatch_cost": ("replace", "cost.grad.assign(wp.array(NORTH.astype(np.float32), dtype=float))"),
     "b06_glacier_flowline_velocity_misfit": ("replace", "tape.backward(grads={res: wp.array(res_h / SIG_U**2, dtype=float)})"),
+    "b07_carehome_network_pressure": ("replace", "self.lam = wp.zeros(N_NODE, dtype=float, requires_grad=True)"),
+    "b08_stereo_bus_compressor": ("replace", "gain = wp.zeros(N, dtype=float, requires_grad=True)"),
+    "b09_jump_knee_inverse_dynamics": ("replace", "tau = wp.zeros(N_FRAME, dtype=float, requires_grad=True)"),
 }

@@ -12,4 +12,10 @@ DESC = {
     "c04_pv_strings_capacity_share": "PV plant calibration: capacity-weighted mean on the host, backward seeded with capacity shares (weights / sum).",
     "c05_grid_zone_dispatch_mask": "Zone dispatch cost: host sum over the northern zone, cost.grad assigned the zone mask.",
     "c06_glacier_flowline_sigma_squared": "Glacier flowline inversion: host cost 0.5 sum (r/sigma)^2 seeded with r/sigma^2.",
+    "b07_carehome_network_pressure": "SIS mean-field model on a village contact network (VillageOutbreak class, ELL network in helper _contact_net.py): the force-of-infection array has retain_grad=True and is written twice on the tape (the hotspot report and the care-home forecast each relaunch the pressure kernel), so its gradient reaches beta twice.",
+    "b08_stereo_bus_compressor": "Stereo-linked bus compressor fitted to a mastered drum loop (threshold, ratio, make-up): the linked gain curve has retain_grad=True and is recomputed in the per-channel loop, so the left channel's gain gradient is counted again by the first writer's adjoint.",
+    "b09_jump_knee_inverse_dynamics": "Countermovement-jump knee moment by inverse dynamics (@wp.struct Kinematics): the moment array has retain_grad=True; the stance kernel writes every frame and the flight kernel rewrites the airborne ones, so the stance adjoint also collects the airborne frames' gradient.",
+    "c07_carehome_network_pressure_once": "Village SIS forecast: retain_grad pressure written once; the hotspot report reads it after the forecast.",
+    "c08_stereo_bus_compressor_linked_once": "Bus compressor: retain_grad gain curve computed once before the per-channel loop.",
+    "c09_jump_knee_phase_split": "Jump inverse dynamics: retain_grad moment written by the stance and flight kernels over disjoint frame ranges.",
 }
