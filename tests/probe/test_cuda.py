@@ -58,6 +58,9 @@ def cuda_runs():
                                          on_event=events.append)
                 result.events = events
                 out[key] = result
+                # Progress on the terminal (scripts/test-cuda runs with -s): a run cut short by its time
+                # limit still shows how far it got.
+                print("cuda run %d/%d %s %s" % (len(out), len(jobs), key[1], result.outcome), flush=True)
 
         jobs = [one(("example", name), EXAMPLES / name, True) for name in EXAMPLE_PROGRAMS]
         jobs += [one(("gallery", name), GALLERY / name, "tapewatch-test: --check-launches" in
