@@ -13,4 +13,7 @@ FIXES = {
     "b07_carehome_network_pressure": ("replace", "self.lam = wp.zeros(N_NODE, dtype=float, requires_grad=True)"),
     "b08_stereo_bus_compressor": ("replace", "gain = wp.zeros(N, dtype=float, requires_grad=True)"),
     "b09_jump_knee_inverse_dynamics": ("replace", "tau = wp.zeros(N_FRAME, dtype=float, requires_grad=True)"),
+    "b10_fhn_cable_ring_buffer": ("replace", "RING = N_STEPS + 1"),
+    "b11_alpine_runoff_two_reservoir": ("replace", "states = [wp.zeros(N_BASIN, dtype=wp.vec2, requires_grad=requires_grad) for _ in range(N_STEPS + 1)]"),
+    "b12_ring_road_lwr_detectors": ("replace", "out = wp.empty_like(rho)"),
 }

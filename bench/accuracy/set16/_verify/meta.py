@@ -18,4 +18,10 @@ DESC = {
     "c07_carehome_network_pressure_once": "Village SIS forecast: retain_grad pressure written once; the hotspot report reads it after the forecast.",
     "c08_stereo_bus_compressor_linked_once": "Bus compressor: retain_grad gain curve computed once before the per-channel loop.",
     "c09_jump_knee_phase_split": "Jump inverse dynamics: retain_grad moment written by the stance and flight kernels over disjoint frame ranges.",
+    "b10_fhn_cable_ring_buffer": "FitzHugh-Nagumo cardiac cable fitted to optical-mapping traces (Cable class, a, b, eps): the (v, w) state cycles through a ring of RING = 3 preallocated slots on one tape, so the cubic v^3 and eps*(v + a - b w) terms are differentiated at values overwritten two steps later.",
+    "b11_alpine_runoff_two_reservoir": "Two-reservoir alpine rainfall-runoff model (vec2 storages, k_f S^m outflow) fitted to log streamflow: the per-step storage list is built with [wp.zeros(...)] * (N_STEPS + 1), so every step reads and writes the same array on the tape.",
+    "b12_ring_road_lwr_detectors": "Ring-road LWR traffic (RingRoad class, Lax-Friedrichs fluxes, free-flow speed and jam density): advance() aliases the output to the input (out = rho), so the conservation update is in place and the flux and detector adjoints read next-step densities.",
+    "c10_fhn_cable_ring_per_step": "FitzHugh-Nagumo cable: the state ring has N_STEPS + 1 slots, one per step.",
+    "c11_alpine_runoff_state_list": "Alpine runoff: one storage array per step via a list comprehension.",
+    "c12_ring_road_lwr_fresh_density": "Ring-road LWR: a fresh density array per step; only the vehicle counter is updated in place, and it is read once after its last update.",
 }
