@@ -16,4 +16,7 @@ FIXES = {
     "b10_fhn_cable_ring_buffer": ("replace", "RING = N_STEPS + 1"),
     "b11_alpine_runoff_two_reservoir": ("replace", "states = [wp.zeros(N_BASIN, dtype=wp.vec2, requires_grad=requires_grad) for _ in range(N_STEPS + 1)]"),
     "b12_ring_road_lwr_detectors": ("replace", "out = wp.empty_like(rho)"),
+    "b13_oral_pk_population_fit": ("replace", "tape.reset()"),
+    "b14_battery_ecm_captured_fit": ("replace", "self.tape.zero()"),
+    "b15_turbine_power_curve_scada": ("replace", "self.tape.reset()"),
 }

@@ -24,4 +24,10 @@ DESC = {
     "c10_fhn_cable_ring_per_step": "FitzHugh-Nagumo cable: the state ring has N_STEPS + 1 slots, one per step.",
     "c11_alpine_runoff_state_list": "Alpine runoff: one storage array per step via a list comprehension.",
     "c12_ring_road_lwr_fresh_density": "Ring-road LWR: a fresh density array per step; only the vehicle counter is updated in place, and it is read once after its last update.",
+    "b13_oral_pk_population_fit": "Oral one-compartment PK fit (log CL, V, ka) by gradient descent: every iteration records on a brand-new wp.Tape(), which zeroes nothing, so theta.grad sums over iterations; the zero is missing at the marked tape creation (fix: reset the one tape there).",
+    "b14_battery_ecm_captured_fit": "Thevenin battery model (R0, R1, tau) fitted to HPPC pulses with the whole iteration captured by wp.ScopedCapture and replayed: the graph ends by zeroing loss.grad instead of the tape's gradients, so the parameter gradient accumulates across replays (zero missing at the marked end of the capture).",
+    "b15_turbine_power_curve_scada": "Logistic wind-turbine power curve fitted to SCADA records with warp.optim.Adam (PowerCurveFit class): one tape is re-entered every step and only tape.zero()-ed, never reset, so each backward replays every earlier iteration's launch and the gradient grows with the step count (marked line: zero() where reset() is needed).",
+    "c13_oral_pk_population_fit_zeroed": "Oral PK fit: a fresh tape per iteration and theta.grad.zero_() after each descent step.",
+    "c14_battery_ecm_captured_fit_zeroed": "Battery ECM captured fit: the graph ends by zeroing the parameter gradient.",
+    "c15_turbine_power_curve_fresh_tape": "Turbine power curve: a fresh tape per Adam step, zeroed after the update.",
 }
