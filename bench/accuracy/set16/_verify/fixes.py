@@ -19,4 +19,7 @@ FIXES = {
     "b13_oral_pk_population_fit": ("replace", "tape.reset()"),
     "b14_battery_ecm_captured_fit": ("replace", "self.tape.zero()"),
     "b15_turbine_power_curve_scada": ("replace", "self.tape.reset()"),
+    "b16_lake_thermocline_shortwave": ("delete",),
+    "b17_snowmelt_degree_day_bands": ("replace", "wp.launch(band_temperature, dim=(N_DAY, N_BAND), inputs=[BASIN, prm], outputs=[temp])"),
+    "b18_maize_rue_replayed_growth": ("replace", "wp.launch(grow_day, dim=N_FIELD, inputs=[prm, PAR_W, tt, d], outputs=[biomass])"),
 }

@@ -30,4 +30,10 @@ DESC = {
     "c13_oral_pk_population_fit_zeroed": "Oral PK fit: a fresh tape per iteration and theta.grad.zero_() after each descent step.",
     "c14_battery_ecm_captured_fit_zeroed": "Battery ECM captured fit: the graph ends by zeroing the parameter gradient.",
     "c15_turbine_power_curve_fresh_tape": "Turbine power curve: a fresh tape per Adam step, zeroed after the update.",
+    "b16_lake_thermocline_shortwave": "Lake summer heating (eddy diffusivity K, light extinction kd) fitted to a thermistor chain: inside the tape the Beer-Lambert absorption profile is clipped through a .numpy() round trip into a new array, so the kd gradient is cut.",
+    "b17_snowmelt_degree_day_bands": "Degree-day snowmelt in ten elevation bands (@wp.struct Basin in helper _snow_basin.py; ddf, lapse rate, T0): the band-temperature launch inside the tape passes record_tape=False, so the lapse-rate gradient is lost.",
+    "b18_maize_rue_replayed_growth": "Maize canopy growth (RUE, extinction k, SLA) fitted to harvest biomass: the daily growth launch is built with record_cmd=True before the tape and replayed with cmd.launch() inside it, which records nothing on the tape (all-zero gradient).",
+    "c16_lake_thermocline_forcing_clip": "Lake heating: the NumPy clip round trip inside the tape is applied to the measured shortwave forcing only.",
+    "c17_snowmelt_degree_day_cover_report": "Snowmelt bands: record_tape=False only on the snow-cover diagnostic that no loss term reads.",
+    "c18_maize_rue_replayed_thermal_time": "Maize growth: the replayed record_cmd launch is the parameter-free thermal-time kernel; growth is launched on the tape.",
 }
