@@ -22,4 +22,7 @@ FIXES = {
     "b16_lake_thermocline_shortwave": ("delete",),
     "b17_snowmelt_degree_day_bands": ("replace", "wp.launch(band_temperature, dim=(N_DAY, N_BAND), inputs=[BASIN, prm], outputs=[temp])"),
     "b18_maize_rue_replayed_growth": ("replace", "wp.launch(grow_day, dim=N_FIELD, inputs=[prm, PAR_W, tt, d], outputs=[biomass])"),
+    "b19_crosswell_traveltime_tomography": ("replace", "slow = wp.zeros((NX, NZ), dtype=float, requires_grad=True)"),
+    "b20_school_rooms_reverberation": ("replace", "rm.absorbed = wp.zeros((N_ROOM, N_BAND), dtype=float, requires_grad=True)"),
+    "b21_tide_gauge_harmonics": ("replace", "h = wp.zeros_like(T_W, requires_grad=True)"),
 }

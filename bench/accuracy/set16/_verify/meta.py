@@ -36,4 +36,10 @@ DESC = {
     "c16_lake_thermocline_forcing_clip": "Lake heating: the NumPy clip round trip inside the tape is applied to the measured shortwave forcing only.",
     "c17_snowmelt_degree_day_cover_report": "Snowmelt bands: record_tape=False only on the snow-cover diagnostic that no loss term reads.",
     "c18_maize_rue_replayed_thermal_time": "Maize growth: the replayed record_cmd launch is the parameter-free thermal-time kernel; growth is launched on the tape.",
+    "b19_crosswell_traveltime_tomography": "Cross-well straight-ray tomography (surface velocity, gradient, low-velocity-zone amplitude) fitted to first-arrival picks: the slowness grid between the parameter kernel and the ray integration is allocated without requires_grad (all-zero gradient).",
+    "b20_school_rooms_reverberation": "Eyring reverberation of five school rooms (three lining absorptions and a frequency slope) vs measured RT60: the @wp.struct Rooms field holding the equivalent absorption area is allocated without requires_grad (all-zero gradient).",
+    "b21_tide_gauge_harmonics": "Tide-gauge harmonic analysis (amplitudes and phases of M2, S2, K1, O1): the synthesized sea level is allocated with wp.zeros_like of the time axis, which does not require grad (all-zero gradient).",
+    "c19_crosswell_traveltime_segments": "Cross-well tomography: slowness grid requires grad; only the parameter-free ray segment lengths lack it.",
+    "c20_school_rooms_reverberation_grad_field": "School-room reverberation: the struct's absorption-area field requires grad; the parameter-free total surface field does not.",
+    "c21_tide_gauge_harmonics_grad_level": "Tide-gauge harmonics: sea level from zeros_like(..., requires_grad=True); the parameter-free nodal factors use plain zeros_like.",
 }
