@@ -25,4 +25,7 @@ FIXES = {
     "b19_crosswell_traveltime_tomography": ("replace", "slow = wp.zeros((NX, NZ), dtype=float, requires_grad=True)"),
     "b20_school_rooms_reverberation": ("replace", "rm.absorbed = wp.zeros((N_ROOM, N_BAND), dtype=float, requires_grad=True)"),
     "b21_tide_gauge_harmonics": ("replace", "h = wp.zeros_like(T_W, requires_grad=True)"),
+    "b22_sprint_start_air_drag": ("replace", "v_air = wp.sqrt(du * du + w[1] * w[1] + 1.0e-8)"),
+    "b23_transit_route_choice_entropy": ("replace", "h = s * wp.log(wp.max(s, 1.0e-30))"),
+    "b24_open_cluster_nbody_softening": ("replace", "rhat = wp.normalize(r)"),
 }

@@ -42,4 +42,10 @@ DESC = {
     "c19_crosswell_traveltime_segments": "Cross-well tomography: slowness grid requires grad; only the parameter-free ray segment lengths lack it.",
     "c20_school_rooms_reverberation_grad_field": "School-room reverberation: the struct's absorption-area field requires grad; the parameter-free total surface field does not.",
     "c21_tide_gauge_harmonics_grad_level": "Tide-gauge harmonics: sea level from zeros_like(..., requires_grad=True); the parameter-free nodal factors use plain zeros_like.",
+    "b22_sprint_start_air_drag": "Sprint acceleration profile (vmax, tau, drag k) fitted to instrumented-track force traces: the air speed sqrt((v - w_x)^2 + w_y^2) is exactly 0 at the gun in the two calm sessions, so its adjoint is 0.5/0 * 0 = NaN for vmax and tau while the forward force is finite.",
+    "b23_transit_route_choice_entropy": "Logit route choice during a bridge closure (dispersion, bus and rail penalties) fitted to shares and route-choice entropy: wp.where(s > 0, s log s, 0) still differentiates log at the closed routes' zero shares (NaN through the share denominators).",
+    "b24_open_cluster_nbody_softening": "Open-cluster N-body leapfrog (GM, Plummer softening) fitted to second-epoch astrometry: the all-pairs kernel forms wp.where(|r| > 0, r / |r|, 0), whose r / |r| adjoint divides by the self pair's zero norm (NaN).",
+    "c22_sprint_start_air_drag_branch": "Sprint profile: the air-speed square root is taken only inside an if branch where its argument is positive.",
+    "c23_transit_route_choice_entropy_branch": "Route choice: s log s evaluated only inside an if branch for open routes.",
+    "c24_open_cluster_nbody_softening_branch": "Cluster N-body: the unit vector r / |r| is formed only inside an if branch for distinct stars.",
 }
