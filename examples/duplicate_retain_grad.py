@@ -27,7 +27,7 @@ def potential(f: wp.array(dtype=float), x: wp.array(dtype=float), e: wp.array(dt
 
 x = wp.array(np.linspace(0.1, 1.0, N, dtype=np.float32), requires_grad=True)
 stiffness = wp.array([3.0], dtype=float, requires_grad=True)  # expect: TW402
-forces = wp.zeros(N, dtype=float, requires_grad=True, retain_grad=True)
+forces = wp.zeros(N, dtype=float, requires_grad=True, retain_grad=True)  # expect: TW203
 energy = wp.zeros(1, dtype=float, requires_grad=True)
 
 tape = wp.Tape()

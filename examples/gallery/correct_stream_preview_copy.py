@@ -47,7 +47,7 @@ preview.wait_stream(wp.get_stream())
 shown = wp.empty_like(t0)
 with wp.ScopedStream(preview):
     wp.copy(shown, t0)
-    wp.launch(normalise, dim=N, inputs=[shown, 1.0])
+    wp.launch(normalise, dim=N, inputs=[shown, 0.5])
 wp.get_stream().wait_stream(preview)
 tape.backward(loss)
 print("d loss / d k", k.grad.numpy()[0])

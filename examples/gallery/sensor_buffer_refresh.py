@@ -24,7 +24,7 @@ class Feed:
         self.buffer = np.linspace(0.5, 1.5, N).astype(np.float32)
 
     def frame(self):
-        return wp.array(self.buffer, dtype=float, copy=False)  # expect: TW106
+        return wp.array(self.buffer, dtype=float, copy=False)  # expect@cpu: TW106 (copy=False wraps the NumPy buffer on the CPU only; on a GPU Warp copies it)
 
     def advance(self):
         self.buffer *= 1.01

@@ -45,7 +45,7 @@ with tape:
     wp.launch(misfit, dim=N, inputs=[t1, target], outputs=[loss])
 preview.wait_stream(wp.get_stream())
 with wp.ScopedStream(preview):
-    wp.launch(normalise, dim=N, inputs=[t0, 1.0])  # expect: TW106
+    wp.launch(normalise, dim=N, inputs=[t0, 0.5])  # expect: TW106
 wp.get_stream().wait_stream(preview)
 tape.backward(loss)
 print("d loss / d k", k.grad.numpy()[0])

@@ -516,7 +516,7 @@ class _AccessVisitor(ast.NodeVisitor):
                     self._accumulate(name, target, _op_text(node.op), node)
                 else:
                     # ``x[i] *= s`` reads the old value: the adjoint of ``s`` needs it.
-                    self._read(name, target)
+                    self._read(name, target, in_place=True)
                     self._write(name, target, op=_op_text(node.op),
                                 constant_factor=_compile_time_number(node.value, self.globals))
                 return
@@ -580,12 +580,14 @@ class _AccessVisitor(ast.NodeVisitor):
             self._read(node.id, node)
 
     # -- helpers -----------------------------------------------------------
-    def _read(self, name: str, node: ast.AST) -> None:
+    def _read(self, name: str, node: ast.AST, in_place: bool = False) -> None:
         self.reads.add(name)
         self._first_read.setdefault(name, node.lineno + self.offset)
         form = index_form(node, self.windows)
         self.read_forms.setdefault(name, []).append(form)
-        if name in self.writes and not self._loops:
+        # An in-place update's own read is never late: it overwrites what it read (``x[i] = a`` then
+        # ``x[i] *= s``: the factor's adjoint needs ``a``, gone).
+        if name in self.writes and not self._loops and not in_place:
             # Read after this thread wrote it (``x[t + 1] = f(x[t])`` then ``y = x[t + 1]``), outside any loop: it
             # reads the new value, which the kernel's own adjoint reads too.  Within the kernel only the reads
             # before a write can see it changed (another launch's later write still can: ``read_forms`` keep it).
