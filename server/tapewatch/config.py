@@ -121,10 +121,16 @@ class Config:
         if named and not self.force_exclude:
             return False
         full = os.path.abspath(path)
+        if not named:
+            return self._matches(full)
+        return self.skipped_by_a_walk(full)
+
+    def skipped_by_a_walk(self, path: str) -> bool:
+        """Whether ``tapewatch lint`` of the project would pass ``path`` by: the file or one of its
+        folders below the configuration's folder is excluded (the editor's question for an open file)."""
+        full = os.path.abspath(path)
         if self._matches(full):
             return True
-        if not named:
-            return False
         root = os.path.abspath(self.root)
         folder = os.path.dirname(full)
         while folder.startswith(root + os.sep):

@@ -132,3 +132,40 @@ async def test_a_syntax_error_is_one_diagnostic_with_a_fix_that_fits(client, tmp
     assert len(tw902) == 1, [(d.message, (d.data or {}).get("kind")) for d in tw902]
     assert "Fix: Fix the syntax error where the message points, then run again." in tw902[0].message
     assert "parameter list" not in tw902[0].message
+
+
+@pytest.mark.timeout(30)
+async def test_project_table_applies_in_the_editor(client, tmp_path):
+    """``[tool.tapewatch]`` as the CLI reads it: an ignored code is not shown, an excluded file is not
+    linted, and the lints come back when the table changes."""
+    project = tmp_path / "project"
+    table = write(project / "pyproject.toml", '[tool.tapewatch]\nignore = ["TW301"]\nextend-exclude = ["generated"]\n')
+    path = write(project / "kernels.py", KERNELS)
+    generated = write(project / "generated" / "kernels.py", KERNELS)
+    control = write(tmp_path / "control.py", KERNELS)  # no table above it: linted as usual
+    uri, gen_uri = open_doc(client, path), open_doc(client, generated)
+    control_uri = open_doc(client, control)  # the lints run one after the other: this one comes last
+    await wait_for(lambda: lint_lines(client, control_uri) == [("TW301", BAD_LINE)])
+    assert lint_lines(client, uri) == [] and lint_lines(client, gen_uri) == []
+
+    table.write_text('[tool.tapewatch]\nextend-exclude = ["generated"]\n')
+    change(client, uri, 2, (0, 0), (0, 0), "")
+    change(client, gen_uri, 2, (0, 0), (0, 0), "")
+    await wait_for(lambda: lint_lines(client, uri) == [("TW301", BAD_LINE)])
+    assert lint_lines(client, gen_uri) == []  # still excluded
+
+
+@pytest.mark.timeout(30)
+async def test_invalid_project_table_is_shown_once_and_lints_go_on(lsp, tmp_path):
+    await initialize(lsp)
+    (tmp_path / "pyproject.toml").write_text('[tool.tapewatch]\nignroe = ["TW301"]\n')
+    path = write(tmp_path / "kernels.py", KERNELS)
+    uri = open_doc(lsp, path)
+    await wait_for(lambda: lint_lines(lsp, uri) == [("TW301", BAD_LINE)])  # the defaults apply
+    (tmp_path / "pyproject.toml").write_text('[tool.tapewatch]\nignroe = ["TW301"]\n\n')  # read again
+    line = KERNELS.splitlines()[BAD_LINE - 1]
+    start = line.index("*=")
+    change(lsp, uri, 2, (BAD_LINE - 1, start), (BAD_LINE - 1, start + 1), "+")
+    await wait_for(lambda: lint_lines(lsp, uri) == [])
+    problems = [m.message for m in lsp.messages if "pyproject.toml" in m.message]
+    assert len(problems) == 1 and "ignroe" in problems[0] and "using the defaults" in problems[0], problems

@@ -19,6 +19,7 @@ from . import uris
 from .convert import Entry, LineSource, entry_of
 from .diagnostics import DiagnosticsFeature
 from .lint_worker import LintWorker, lint_or_syntax_error
+from .project_config import ProjectConfigFeature
 from .settings import SettingsFeature
 from .server import Feature, TapewatchServer
 
@@ -98,8 +99,10 @@ class LintsFeature(Feature):
             return
         diagnostics = self._diagnostics()
         settings, _ = self.server.require(SettingsFeature).for_path(path)
-        if not settings.lint:
-            diagnostics.set_lints(path, [])
+        project = self.server.get_feature(ProjectConfigFeature)
+        config = project.for_path(path) if project is not None else None
+        if not settings.lint or (config is not None and config.skipped_by_a_walk(path)):
+            diagnostics.set_lints(path, [])  # [tool.tapewatch] exclude: as `tapewatch lint` skips it
             return
         doc = self.server.document(uri)
         version, text = doc.version, doc.source
@@ -109,6 +112,8 @@ class LintsFeature(Feature):
         doc = self.server.document(uri)
         if doc is None or doc.version != version or doc.source != text:
             return  # changed meanwhile: the next lint is scheduled
+        if config is not None:
+            findings = config.apply(findings)  # [tool.tapewatch] select/ignore
         entries = lint_entries(findings, path, uri, text, self.server.client_units)
         diagnostics.set_lints(path, entries)
 

@@ -42,6 +42,7 @@ logger = logging.getLogger("tapewatch.lsp")
 # One module per feature, set up in this order (later ones may use earlier ones).
 FEATURE_MODULES = (
     "settings",
+    "project_config",
     "diagnostics",
     "runs",
     "lints",

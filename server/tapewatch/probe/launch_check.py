@@ -26,6 +26,7 @@ from .finite_diff import ATOL, RTOL, check_launch
 
 INSTANCES_PER_SITE = 2  # first and last launch of one call site on a tape
 MAX_CHECKED_LAUNCHES = 64  # per run: a deterministic budget, in launches
+ADJOINT_CHECKS_PER_KERNEL = 2  # custom adjoints on their own: at the first and the last launch checked
 
 
 RECORD_FUNC_REASON = ("Tape.record_func backward (its forward is host code, not rerun here: the FD harness checks it "
@@ -41,7 +42,8 @@ class LaunchCheck:
         self.checked = 0
         self.outcomes: Counter = Counter()  # status -> launches
         self.skipped: Counter = Counter()  # reason -> launches
-        self._adjoints_checked: set = set()  # id(kernel) whose custom adjoints were checked on their own
+        # id(kernel) -> times its custom adjoints were checked on their own (at most ADJOINT_CHECKS_PER_KERNEL)
+        self._adjoints_checked: dict = {}
 
     def check_tape(self, tape, signature: tuple) -> None:
         if signature in self._checked_signatures:
@@ -112,14 +114,16 @@ class LaunchCheck:
 
     def _check_custom_adjoints(self, entry, record, launch_loc, result) -> None:
         """Each custom adjoint a kernel calls, checked on its own against finite differences of its forward
-        function at inputs around the launch's values, once per kernel: a launch's own check can be swamped
-        (float32 rounding of a large accumulated loss) and pass a wrong adjoint."""
+        function at inputs around the launch's values, at the first and the last launch checked: a launch's
+        own check can be swamped (float32 rounding of a large accumulated loss) and pass a wrong adjoint, and
+        a first step from rest may never take the branch that is wrong (a fin moving backwards later)."""
         from .custom_adjoints import custom_adjoints_called, locate_wrong_adjoint  # noqa: PLC0415
 
         kernel = entry.kernel
-        if id(kernel) in self._adjoints_checked or not custom_adjoints_called(self.wp, kernel):
+        done = self._adjoints_checked.get(id(kernel), 0)
+        if done >= ADJOINT_CHECKS_PER_KERNEL or not custom_adjoints_called(self.wp, kernel):
             return
-        self._adjoints_checked.add(id(kernel))
+        self._adjoints_checked[id(kernel)] = done + 1
         culprit = locate_wrong_adjoint(self.wp, kernel, entry, self.checks, spread=False)
         if culprit is None:
             return

@@ -9,7 +9,8 @@ This module reads the program's source for what it does with the output:
   ``out...sum() / N`` -> a mean;
 - ``W @ out.numpy()``, ``np.dot(W, ...)``, ``(W * out.numpy()).sum()`` with
   ``W`` a constant the program holds (a module global, a local, a literal)
-  -> a weighted sum, with the weights' values;
+  -> a weighted sum, with the weights' values; ``out.numpy()[M].sum()`` with
+  ``M`` a boolean vector it holds -> a weighted sum with weights 1 and 0;
 
 in the file of the line that seeds or calls ``backward()``, and one call
 deep in a user function that file passes the output to (``objective(err)``
@@ -68,6 +69,8 @@ def _in_scope(tree, name: str, path: str, namespaces) -> Any:
         if isinstance(node, ast.Call) and _method(node) == "sum" and not _divided(node, parents):
             subjects = _subjects(node)
             weighted = _weighted_product(subjects, name, namespaces)
+            if weighted is None:
+                weighted = _masked(subjects, name, namespaces)
             if weighted is not None:
                 found = found or Objective(_loc(path, node), "weighted", weighted)
                 continue
@@ -151,6 +154,22 @@ def _weighted_product(subjects, name: str, namespaces):
             weights = _weights_of([subject.left, subject.right], name, namespaces)
             if weights is not None:
                 return weights
+    return None
+
+
+def _masked(subjects, name: str, namespaces):
+    """The weights of ``out.numpy()[M].sum()`` / ``np.sum(out.numpy()[M])`` with ``M`` a boolean vector the
+    program holds (one zone of a grid, the valid samples): 1 where ``M`` selects, 0 elsewhere; else None."""
+    import numpy as np  # noqa: PLC0415
+
+    for subject in subjects:
+        if not (isinstance(subject, ast.Subscript) and _mentions(subject.value, name)
+                and not _mentions(subject.slice, name)):
+            continue
+        mask = _resolve(subject.slice, namespaces)
+        if type(mask).__module__ == "numpy" and getattr(mask, "dtype", None) == np.bool_ and mask.ndim == 1 \
+                and 0 < int(mask.sum()) < mask.size:
+            return mask.astype(np.float64)
     return None
 
 
