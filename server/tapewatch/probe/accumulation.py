@@ -144,10 +144,10 @@ class AccumulationCheck:
                 # ``self.tape = wp.Tape()`` each step: the object's tape is thrown away instead of reset.
                 related.insert(0, Related(location, "the backward() that adds to the stale gradient", "backward"))
                 location = held[0]
-                message = ("This replaces `%s` with a fresh tape every step, and nothing zeroes the gradients the "
-                           "previous tape's backward() left: " % held[1] + stale + " Reuse the tape with `%s.reset()` "
-                           "(it zeroes the gradients and forgets the launches), or call `%s.zero()` after the "
-                           "optimizer step." % (held[1], held[1]))
+                message = ("This replaces `%s` with a fresh tape every step, and a new tape zeroes nothing: "
+                           % held[1] + stale +
+                           " Create the tape once and call `%s.reset()` here (it zeroes the gradients and forgets "
+                           "the launches), or call `%s.zero()` after the optimizer step." % (held[1], held[1]))
         registry.report(key, Finding(
             code="TW202", message=message, location=location,
             severity=codes.severity("TW202"), related=related, data={"array": what},
@@ -159,19 +159,27 @@ def _state_site(tape) -> Optional[Site]:
     return state.site if state is not None and state.site.snaps else None
 
 
-# ``self.tape = wp.Tape()``: a tape an object holds (a local tape per step has no reset() to call)
+# ``self.tape = wp.Tape()``: a tape an object holds; ``tape = wp.Tape()``: a local one
 _HELD_TAPE = re.compile(r"^\s*((?:self|[A-Za-z_]\w*)(?:\.\w+)+)\s*=\s*(?:\w+\.)?Tape\(")
+_LOCAL_TAPE = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*(?:\w+\.)?Tape\(")
 
 
 def _replaced_tape(created: Optional[Site]) -> Optional[Tuple[Location, str]]:
-    """``(location, attribute)`` when the tape was created by assigning an object's attribute."""
+    """``(location, name)`` when the tape was created by assigning an object's attribute, or a local
+    inside a loop of the same function (``tape = wp.Tape()`` each iteration, as if a new tape zeroed)."""
     snap = created.snaps[0] if created is not None else None
     if snap is None:
         return None
     loc = snap.location(("Tape",))
     lines = linecache.getlines(loc.path, snap.f_globals)
-    held = _HELD_TAPE.match(lines[loc.line - 1]) if 0 < loc.line <= len(lines) else None
-    return (loc, held.group(1)) if held is not None else None
+    line = lines[loc.line - 1] if 0 < loc.line <= len(lines) else ""
+    held = _HELD_TAPE.match(line)
+    if held is not None:
+        return loc, held.group(1)
+    local = _LOCAL_TAPE.match(line)
+    if local is not None and rel.enclosing_loop(Site([snap])) is not None:
+        return loc, local.group(1)
+    return None
 
 
 def _sum(arr) -> float:
