@@ -39,13 +39,14 @@ class AccumulationCheck:
         self.serial = 0  # backward() calls seen
 
     def before(self, tape, site: Optional[Site] = None, unless_zeroed: frozenset = frozenset(),
-               replayed: bool = False, updated: frozenset = frozenset()) -> list:
+               replayed: bool = False, updated: frozenset = frozenset(), graph_zeros: tuple = ()) -> list:
         """Check the tape's parameters; returns them for ``after`` (backward adds no launch).
 
         ``site`` is the backward() (a graph's replay passes the one its capture recorded); gradients in
         ``unless_zeroed`` are zeroed by the replayed graph itself before its backward (``replayed``: a
         graph replay, not a backward() the program called; ``updated``: parameters the replayed graph itself
-        writes after its backward, an update step captured with it, so they change at every replay)."""
+        writes after its backward, an update step captured with it, so they change at every replay;
+        ``graph_zeros``: the ``(id, Site)`` of each gradient the graph zeroes after its backward)."""
         leaves = [leaf for leaf in self.leaves(tape) if id(leaf[0].grad) not in unless_zeroed]
         for arr, record, access in leaves:
             mark = arr.__dict__.get("_tw_grad_mark")
@@ -57,9 +58,12 @@ class AccumulationCheck:
                 site = site or Site.here()
                 zeroed = self.tracker.last_grad_zero
                 matches = zeroed is not None and zeroed[0] == serial
+                other = zeroed[1] if matches else None
+                if replayed and other is None:
+                    # The graph zeroes another gradient after its backward (``loss.grad.zero_()``): that call.
+                    other = next((where for which, where in graph_zeros if which != id(arr.grad)), None)
                 self._report(arr, record, access, site, previous, tape.__dict__.get("_tw_empty_zero"),
-                             zeroed[1] if matches else None, matches and len(zeroed) > 2,
-                             _state_site(tape), replayed=replayed)
+                             other, matches and len(zeroed) > 2, _state_site(tape), replayed=replayed)
         return leaves
 
     def after(self, tape, leaves: list, site: Optional[Site] = None) -> None:

@@ -46,6 +46,8 @@ class Deferred(NamedTuple):
     launches: int  # taped launches the per-launch check would have looked at
     zeroed: frozenset  # ids of the gradients the graph itself zeroes before this backward
     written: frozenset = frozenset()  # ids of arrays the graph writes outside the tape (an update step)
+    zero_mark: int = 0  # zero_() calls in the capture before this backward (``tracker.zero_sites_in_capture``)
+    zeros_after: tuple = ()  # (id of the array, Site) of each zero_() the graph makes after this backward
 
 
 class CapturedChecks:
@@ -70,7 +72,8 @@ class CapturedChecks:
         launches = sum(1 for _ in warp_seams.tape_launches(tape))
         self._recording.append(Deferred(weakref.ref(tape), _identities(tape), tuple(args),
                                         dict(kwargs), orig_backward, site, signature, launches,
-                                        frozenset(self.tracker.zeroed_in_capture)))
+                                        frozenset(self.tracker.zeroed_in_capture),
+                                        zero_mark=len(self.tracker.zero_sites_in_capture)))
         self._waiting += launches
 
     def on_capture_end(self, graph) -> None:
@@ -82,7 +85,9 @@ class CapturedChecks:
             self._skip(recorded, NEVER_LAUNCHED)
             return
         written = frozenset(self.tracker.written_in_capture)
-        self._by_graph.setdefault(graph, []).extend(d._replace(written=written) for d in recorded)
+        zeros = tuple(self.tracker.zero_sites_in_capture)
+        self._by_graph.setdefault(graph, []).extend(d._replace(written=written, zeros_after=zeros[d.zero_mark:])
+                                                    for d in recorded)
 
     def before_replay(self, graph) -> None:
         """A later replay of a graph whose backward already ran: gradients left from the last replay
@@ -101,7 +106,8 @@ class CapturedChecks:
             tape = item.tape()
             if tape is not None and _identities(tape) == item.entries:
                 found = registry.attempt("checking gradient accumulation", lambda: self.checks.accumulation.before(
-                    tape, item.site, item.zeroed, replayed=True, updated=item.written), [])
+                    tape, item.site, item.zeroed, replayed=True, updated=item.written,
+                    graph_zeros=item.zeros_after), [])
                 leaves.append((item, tape, found))
         self._replayed[graph] = (items, left - 1, leaves)
 

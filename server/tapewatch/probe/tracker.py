@@ -264,6 +264,8 @@ class Tracker:
         self._capture_started: List[bool] = []  # per capture_begin not yet ended: did a capture start?
         self.zeroed_in_capture: set = set()  # ids of arrays zero_()'d (or tape.zero()'d) in the capture so far
         self.written_in_capture: set = set()  # ids of arrays an untaped launch or copy wrote in the capture so far
+        # (id of the array, Site) of each zero_() in the capture so far: the graph's zeroing, for TW202
+        self.zero_sites_in_capture: List[tuple] = []
         self._warp_flagged: List[Any] = []
         self._covered: set = set()
         self._current: Optional[LaunchRecord] = None
@@ -350,6 +352,7 @@ class Tracker:
             self.captures += 1
             self.zeroed_in_capture = set()
             self.written_in_capture = set()
+            self.zero_sites_in_capture = []
 
     def on_capture_end(self, graph) -> None:
         if self._capture_started.pop() if self._capture_started else True:
@@ -541,6 +544,7 @@ class Tracker:
     def on_zero_or_fill(self, arr, method: str) -> None:
         if self.captures and method == "zero_":
             self.zeroed_in_capture.add(id(arr))  # the graph zeroes it each time it runs
+            self.zero_sites_in_capture.append((id(arr), Site.here()))
         self._seed_write(arr)
         serial = arr.__dict__.get("_tw_grad_of_backward", arr.__dict__.get("_tw_grad_copy_of"))
         if serial is not None and method == "zero_":
