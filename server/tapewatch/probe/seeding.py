@@ -20,6 +20,8 @@ Two mismatches are caught, each measured on what the program did:
 
 from __future__ import annotations
 
+import os
+
 from typing import Any, Dict, List, NamedTuple, Optional
 
 from .. import codes
@@ -85,13 +87,15 @@ class Seeding(Sensor):
                 continue
             flat = values.reshape(-1)
             c = float(flat[0])
-            if c == 0.0 or not (flat == flat[0]).all():
+            uniform = bool((flat == flat[0]).all())
+            if c == 0.0 and uniform:
                 continue
             found = self._objective(state, arr, seed_site, backward_site)
             if found is None:
                 continue
             name, objective = found
-            finding = _mismatch(objective, c, int(values.size), name, seed_site)
+            finding = _mismatch(objective, c, int(values.size), name, seed_site) if uniform else \
+                _scaled_weights(objective, flat, name, seed_site)
             if finding is None:
                 continue
             message, data = finding
@@ -106,7 +110,8 @@ class Seeding(Sensor):
             registry.report(key, Finding(
                 code="TW204", message=message, location=seed_site.location(("fill_", "assign", "backward")),
                 severity=codes.severity("TW204"), related=related,
-                data=dict(data, array=name, elements=int(values.size), seed=c)), arrays=[arr])
+                data=dict(data, array=name, elements=int(values.size), seed=c if uniform else None)),
+                arrays=[arr])
 
     def _objective(self, state, arr, seed_site: Site, backward_site: Site):
         """``(name, Objective)``: what the program computes from ``arr`` near the seed or the backward()."""
@@ -359,6 +364,37 @@ def _host(g):
 def _nonzero(g) -> bool:
     values = _host(g) if g is not None else None
     return values is not None and bool((values != 0).any())
+
+
+def _scaled_weights(objective, seed, name: str, seed_site: Site):
+    """``(message, data)`` when a seed vector is the weighted objective's weights times a factor other than
+    one (``np.average(e, weights=W)`` seeded with ``W``: the weights before ``np.average`` divides them by
+    their sum).  A seed not proportional to the weights says nothing: a nonlinear host loss seeds by the
+    chain rule."""
+    import numpy as np  # noqa: PLC0415
+
+    weights = objective.weights
+    if objective.kind != "weighted" or weights is None or weights.size != seed.size:
+        return None
+    seed = seed.astype(np.float64)
+    on = weights != 0
+    if not on.any() or (seed[~on] != 0).any():
+        return None
+    ratios = seed[on] / weights[on]
+    factor = float(ratios[0])
+    if factor == 0.0 or not np.allclose(ratios, factor, rtol=1e-4, atol=0.0) or abs(factor - 1.0) <= 1e-3:
+        return None
+    line = "line %d" % objective.location.line
+    snap = seed_site.primary
+    if snap is None or snap.f_code.co_filename != objective.location.path:
+        line = "%s:%d" % (os.path.basename(objective.location.path), objective.location.line)
+    # The objective's weights sum to one (a weighted mean): the seed is the raw weights, their sum the factor.
+    why = (" (the weights before the mean divides them by their sum, %.6g)" % factor
+           if np.isclose(weights.sum(), 1.0, rtol=1e-4) else "")
+    return (("The backward pass is seeded with %.6g times the weights of the program's objective (%s)%s: the "
+             "gradient is %.6g times the gradient of that loss. Seed with the weights the objective uses "
+             "(`W / W.sum()` for `np.average(..., weights=W)`)." % (factor, line, why, factor)),
+            {"kind": "scaled-weights", "factor": factor})
 
 
 def _mismatch(objective, c: float, n: int, name: str, seed_site: Site):
