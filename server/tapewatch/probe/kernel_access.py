@@ -112,6 +112,9 @@ class KernelAccess(NamedTuple):
     flows_out: Optional[FrozenSet[str]] = None
     # path -> read forms after the thread wrote the path (outside loops): the new value, for the kernel itself
     late_reads: Dict[str, tuple] = {}
+    # Names bound once to a 1-D launch's thread index, with the uniform parameter added to it (``f = first +
+    # wp.tid()``; None for ``i = wp.tid()``): with the launch's dim, the range of elements such an index spans.
+    thread_offsets: Dict[str, Optional[str]] = {}
 
     def gradient_reaches(self, path: str) -> bool:
         """Whether this kernel's adjoint can give ``path`` a gradient (True when not known)."""
@@ -203,7 +206,31 @@ def _analyze_def(func: ast.FunctionDef, first_line: int, globals_: Optional[dict
                         _used_atomics(func, set(params), first_line - 1), frozenset(visitor.stores),
                         rewritten_first, forms, frozenset(p for p in params if p not in assigned),
                         tuple(visitor.accumulated), *_thread_and_ascending(func), flows_out,
-                        {k: tuple(v) for k, v in visitor.late_reads.items()})
+                        {k: tuple(v) for k, v in visitor.late_reads.items()}, _thread_offsets(func, set(params)))
+
+
+def _thread_offsets(func: ast.FunctionDef, params: Set[str]) -> Dict[str, Optional[str]]:
+    """``i = wp.tid()`` -> {"i": None}; ``f = first + wp.tid()`` (either order) -> {"f": "first"}; names
+    bound once only (see ``KernelAccess.thread_offsets``)."""
+    out: Dict[str, Optional[str]] = {}
+    once = _bound_once(func)
+
+    def is_tid(node) -> bool:
+        return isinstance(node, ast.Call) and callee(node.func) == "tid" and not node.args
+
+    for node in ast.walk(func):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        name, value = node.targets[0].id, node.value
+        if name not in once:
+            continue
+        if is_tid(value):
+            out[name] = None
+        elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+            for tid, other in ((value.left, value.right), (value.right, value.left)):
+                if is_tid(tid) and isinstance(other, ast.Name) and other.id in params:
+                    out[name] = other.id
+    return out
 
 
 def _thread_and_ascending(func: ast.FunctionDef) -> Tuple[FrozenSet[str], FrozenSet[str]]:
@@ -366,11 +393,13 @@ def _written_ahead(read: Optional[tuple], write: Optional[tuple], thread: Frozen
     return ahead and own
 
 
-def launch_elements(access: KernelAccess, path: str, write: bool, values: Dict[str, Any]) -> Optional[list]:
+def launch_elements(access: KernelAccess, path: str, write: bool, values: Dict[str, Any],
+                    threads: Optional[int] = None) -> Optional[list]:
     """The elements a launch reads (or writes) of ``path``, as index patterns with ints where the
-    index is a uniform scalar known from the launch's arguments (``values``) and None elsewhere;
-    None when some access of it is not followed or has no known index (``patterns_apart`` could
-    only say False then, and most kernels index by thread: one launch is compared with many)."""
+    index is a uniform scalar known from the launch's arguments (``values``), ranges where it is the
+    thread index of a 1-D launch of ``threads`` threads (plus a known scalar: ``first + wp.tid()``),
+    and None elsewhere; None when some access of it is not followed or has no known index
+    (``patterns_apart`` could only say False then)."""
     forms = access.index_forms.get(path)
     if not forms:
         return None
@@ -385,6 +414,11 @@ def launch_elements(access: KernelAccess, path: str, write: bool, values: Dict[s
                 base = 0 if term[0] is None else _as_int(values.get(term[0]))
                 if base is not None:
                     value = _shift(base, term[1], 1)
+            elif term is not None and threads and term[0] in access.thread_offsets:
+                start = access.thread_offsets[term[0]]
+                base = 0 if start is None else (_as_int(values.get(start)) if start in access.uniform else None)
+                if base is not None:
+                    value = _shift((base, base + threads - 1), term[1], 1)
             pattern.append(value)
         if all(v is None for v in pattern):
             return None  # an access at no known index (``x[tid]``) can touch any element: nothing is apart

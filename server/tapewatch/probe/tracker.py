@@ -56,9 +56,10 @@ class Access(NamedTuple):
 class LaunchRecord:
     """One taped launch as the probe saw it (shared by every array it read)."""
 
-    __slots__ = ("index", "kernel", "site", "args", "accesses", "tape_index", "_names", "harmless", "elements")
+    __slots__ = ("index", "kernel", "site", "args", "accesses", "tape_index", "_names", "harmless", "elements",
+                 "threads")
 
-    def __init__(self, index, kernel, site, args, accesses, tape_index):
+    def __init__(self, index, kernel, site, args, accesses, tape_index, threads: Optional[int] = None):
         self.index = index
         self.kernel = kernel
         self.site = site
@@ -74,6 +75,7 @@ class LaunchRecord:
         # (argument position, field, is a write) -> the elements it touches (``_elements``): a read is compared
         # with every later write to its array, so it is evaluated once.  Made when first asked too.
         self.elements: Optional[Dict[tuple, Optional[list]]] = None
+        self.threads = threads  # a 1-D launch's thread count (None for more dimensions, or unknown)
 
     @property
     def reads(self) -> List[int]:
@@ -152,7 +154,8 @@ def _elements(record: "LaunchRecord", access: Access, is_write: bool) -> Optiona
         known = record.elements = {}
     if key not in known:
         values = {p.label: arg for p, arg in zip(warp_seams.kernel_params(record.kernel), record.args)}
-        known[key] = launch_elements(kernel_access(record.kernel), record.access_label(access), is_write, values)
+        known[key] = launch_elements(kernel_access(record.kernel), record.access_label(access), is_write, values,
+                                     record.threads)
     return known[key]
 
 
@@ -397,7 +400,8 @@ class Tracker:
         state = self.tape_state(tape)
         accesses = self.accesses(kernel, args)
         self._launch_counter += 1
-        record = LaunchRecord(self._launch_counter, kernel, Site.here(), args, accesses, warp_seams.tape_length(tape) - 1)
+        record = LaunchRecord(self._launch_counter, kernel, Site.here(), args, accesses, warp_seams.tape_length(tape) - 1,
+                              warp_seams.last_launch_threads(tape))
         state.launches.append(record)
         self._current = record
         original()  # Warp's own check: sets its flags, reports through our mark_write

@@ -378,6 +378,18 @@ def tape_length(tape) -> int:
     return len(getattr(tape, "launches", ()) or ())
 
 
+def last_launch_threads(tape) -> Optional[int]:
+    """The thread count of the tape's newest launch when it is 1-D (``dim=n`` or ``dim=(n,)``), else None."""
+    launches = getattr(tape, "launches", None)
+    entry = launches[-1] if launches else None
+    if not isinstance(entry, (list, tuple)) or len(entry) < 2:
+        return None
+    dim = entry[1]
+    if isinstance(dim, (tuple, list)):
+        dim = dim[0] if len(dim) == 1 else None
+    return dim if isinstance(dim, int) and not isinstance(dim, bool) and dim > 0 else None
+
+
 def codegen_module(wp):
     return wp._src.codegen
 
