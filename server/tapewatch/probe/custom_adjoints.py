@@ -53,7 +53,9 @@ def locate_wrong_adjoint(wp, kernel, entry, checks, spread: bool = True) -> Opti
     """The first custom adjoint the kernel calls that disagrees with finite differences of its own forward
     function.  ``spread``: besides the launch's values, inputs of both signs (after the launch itself
     failed, to find the branch); without it only around the launch's values (a check of its own, which must
-    not accuse a branch the program never takes)."""
+    not accuse a branch the program never takes).  After a failed launch (``spread``) a custom adjoint that
+    assigns ``wp.adjoint[x]`` is the culprit when every one is right on its own; a launch that passed shows
+    that the assignment dropped nothing (``x`` used once)."""
     from .finite_diff import check_launch  # noqa: PLC0415
 
     called = custom_adjoints_called(wp, kernel)
@@ -102,6 +104,8 @@ def locate_wrong_adjoint(wp, kernel, entry, checks, spread: bool = True) -> Opti
         if fdef is not None:
             related.append(Related(fdef, "the forward function `%s` the adjoint must match" % name, "function"))
         return Culprit(name, loc, numbers, related)
+    if not spread:
+        return None
     # Each custom adjoint is right on its own: one that assigns instead of adding drops the
     # other contributions its input receives in this kernel.
     for name, fn in called:
