@@ -1,7 +1,8 @@
 """Gradients never zeroed between optimizer steps.
 
-A fresh tape per iteration looks clean, but Warp accumulates into ``.grad``:
-without ``tape.zero()`` after the update, every backward pass adds to the
+A fresh tape per iteration looks clean, but a new tape zeroes nothing and
+Warp accumulates into ``.grad``: without ``tape.zero()`` after the update (or
+one tape, ``tape.reset()`` each iteration), every backward pass adds to the
 gradient of the previous iterations, and the optimizer steps on the sum.
 The loss oscillates or diverges while every single gradient is right.
 """
@@ -30,10 +31,10 @@ target = wp.array(np.linspace(0.0, 1.0, N, dtype=np.float32))
 
 for it in range(4):
     loss = wp.zeros(1, dtype=float, requires_grad=True)
-    tape = wp.Tape()
+    tape = wp.Tape()  # expect: TW202
     with tape:
         wp.launch(residual, dim=N, inputs=[x, target], outputs=[loss])  # reader
-    tape.backward(loss)  # expect: TW202
+    tape.backward(loss)  # backward
     wp.launch(sgd, dim=N, inputs=[x, x.grad, 0.1])
     # the bug: no tape.zero() here
     print("iteration", it, "loss", loss.numpy()[0])
