@@ -39,9 +39,9 @@ def test_the_bus_tells_only_those_who_listen():
 
     failures = []
 
-    def attempt(what, step):
+    def attempt(what, step, *args):
         try:
-            step()
+            step(*args)
         except ValueError:
             failures.append(what)
 

@@ -27,6 +27,13 @@ _skip_prefixes: Tuple[str, ...] = (_TAPEWATCH_DIR + os.sep,)
 # Before 3.11 runpy is a plain file of the standard library, not "<frozen runpy>".
 _skip_files = {os.path.abspath(_runpy.__file__)} if getattr(_runpy, "__file__", None) else set()
 _is_user: Dict[str, bool] = {}  # asked for every frame of every event: decided once per file
+_is_library: Dict[str, bool] = {}  # the same for the library frames under a user's call
+
+
+def _forget() -> None:
+    """The rules changed: every file is decided again."""
+    _is_user.clear()
+    _is_library.clear()
 
 
 def skip_package(path: str) -> None:
@@ -35,7 +42,7 @@ def skip_package(path: str) -> None:
     prefix = os.path.abspath(path) + os.sep
     if prefix not in _skip_prefixes:
         _skip_prefixes = _skip_prefixes + (prefix,)
-        _is_user.clear()
+        _forget()
 
 
 def _library_prefixes() -> Tuple[str, ...]:
@@ -66,7 +73,7 @@ def show_library_frames() -> None:
     """Treat installed packages as the user's (``--library-frames``): findings may land inside them."""
     global _library
     _library = ()
-    _is_user.clear()
+    _forget()
 
 
 def user_root(path: str) -> None:
@@ -74,7 +81,7 @@ def user_root(path: str) -> None:
     skips (Warp) that lies inside it is still skipped."""
     global _user_roots
     _user_roots = _user_roots + (os.path.abspath(path) + os.sep,)
-    _is_user.clear()
+    _forget()
 
 
 _user_files: frozenset = frozenset()
@@ -91,7 +98,7 @@ def user_script(path: str) -> None:
     folder = os.path.dirname(path)
     if not is_installed(path):
         user_root(folder)
-    _is_user.clear()
+    _forget()
 
 
 def _in_user_root(filename: str) -> bool:
@@ -104,6 +111,13 @@ def _in_user_root(filename: str) -> bool:
 
 def is_library_file(filename: str) -> bool:
     """An installed package or the standard library (not Warp's, not Tapewatch's)."""
+    known = _is_library.get(filename)
+    if known is None:
+        known = _is_library[filename] = _decide_library_file(filename)
+    return known
+
+
+def _decide_library_file(filename: str) -> bool:
     if not filename or filename.startswith("<") or filename.startswith(_skip_prefixes):
         return False
     if filename in _user_files or _in_user_root(filename):

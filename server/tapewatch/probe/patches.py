@@ -55,10 +55,15 @@ class Hooks:
         self.allocating = frozenset(getattr(getattr(ctx, name, None), "__code__", None) for name in
                                     ("zeros", "full")) - {None}
 
-    def guarded(self, what: str, hook: Callable[[], Any]) -> None:
+    def guarded(self, what: str, hook: Callable[..., Any], *args) -> None:
         """Run a hook as the probe's own work; a bug in it becomes a TW910 finding, never the user's problem."""
-        with self.own():
-            self.registry.attempt(what, hook)
+        local = self.local  # (inline ``own()``: this runs several times per launch)
+        depth = getattr(local, "own", 0)
+        local.own = depth + 1
+        try:
+            self.registry.call(what, hook, *args)
+        finally:
+            local.own = depth
 
     @contextlib.contextmanager
     def own(self):
@@ -151,12 +156,12 @@ def taped_launch(orig, h: Hooks):
             done.append(True)
             orig(self, kernel, args)
 
-        h.guarded("restoring the launch's caller", lambda: _restore_caller(h, self))
+        h.guarded("restoring the launch's caller", _restore_caller, h, self)
         h.guarded("tracking a taped launch", h.tracker.begin_launch)
-        h.guarded("tracking a taped launch", lambda: h.tracker.on_launch(self, kernel, args, original))
+        h.guarded("tracking a taped launch", h.tracker.on_launch, self, kernel, args, original)
         if not done:
             orig(self, kernel, args)
-        h.guarded("reporting what Warp's tracker flagged", lambda: h.tracker.end_launch(self, kernel, args))
+        h.guarded("reporting what Warp's tracker flagged", h.tracker.end_launch, self, kernel, args)
         return None
 
     return check_kernel_array_access
@@ -208,10 +213,9 @@ def launch(orig, h: Hooks):
         if not kwargs.get("adjoint", False) and not kwargs.get("record_cmd", False) and not h.standing_aside():
             arrays = _launch_args(args, kwargs)
             if warp_seams.recording_tape(h.wp) is None or kwargs.get("record_tape", True) is False:
-                h.guarded("tracking an untaped launch", lambda: h.tracker.on_untaped_launch(kernel, arrays))
+                h.guarded("tracking an untaped launch", h.tracker.on_untaped_launch, kernel, arrays)
             else:
-                h.guarded("keeping what a taped launch overwrites",
-                          lambda: h.tracker.before_taped_launch(kernel, arrays))
+                h.guarded("keeping what a taped launch overwrites", h.tracker.before_taped_launch, kernel, arrays)
         return orig(kernel, *args, **kwargs)
 
     return launch

@@ -135,6 +135,17 @@ class FindingRegistry:
             self.internal_error(what, exc)
             return default
 
+    def call(self, what: str, step: Callable[..., Any], *args) -> Any:
+        """``attempt`` of ``step(*args)``, without a closure per call (a sensor bus calls it per launch)."""
+        try:
+            return step(*args)
+        except CaptureInProgress:
+            self.skip(what, CAPTURE_REASON)
+            return None
+        except Exception as exc:
+            self.internal_error(what, exc)
+            return None
+
     def skip(self, what: str, reason: str) -> None:
         """Something the probe would have measured was not: counted per (what, why), told at exit."""
         key = (what, reason)

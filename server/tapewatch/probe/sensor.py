@@ -99,7 +99,8 @@ Hook = Callable[..., Any]
 class SensorBus:
     """Each hook's listeners: the sensors that override it, in ``SENSORS`` order."""
 
-    def __init__(self, sensors: List[Sensor], attempt: Callable[[str, Callable[[], Any]], Any]):
+    def __init__(self, sensors: List[Sensor], attempt: Callable[..., Any]):
+        # ``attempt(what, method, *args)`` calls one listener; a failure costs a TW910, not the others.
         self.sensors = list(sensors)
         self._attempt = attempt
         self._listeners: Dict[str, List[Hook]] = {}
@@ -115,8 +116,9 @@ class SensorBus:
 
     def tell(self, hook: Hook, what: str, *args) -> None:
         """Every sensor listening to ``hook`` hears of the event; one that fails costs a TW910, not the others."""
+        attempt = self._attempt
         for method in self.listeners(hook):
-            self._attempt(what, lambda method=method: method(*args))
+            attempt(what, method, *args)
 
     def __bool__(self) -> bool:
         return bool(self.sensors)

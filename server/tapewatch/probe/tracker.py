@@ -249,7 +249,19 @@ def differentiable(arr) -> bool:
 
 
 def is_float(arr) -> bool:
-    return warp_seams.scalar_type_name(getattr(arr, "dtype", None)) in ("float16", "float32", "float64")
+    dtype = getattr(arr, "dtype", None)
+    try:
+        return _FLOAT_DTYPES[dtype]
+    except (KeyError, TypeError):
+        known = warp_seams.scalar_type_name(dtype) in ("float16", "float32", "float64")
+        try:
+            _FLOAT_DTYPES[dtype] = known
+        except TypeError:
+            pass
+        return known
+
+
+_FLOAT_DTYPES: Dict[Any, bool] = {}  # dtype -> is it floating point (asked by every sensor of every launch)
 
 
 class Tracker:
@@ -286,7 +298,7 @@ class Tracker:
         self._tape_counter = 0
         self._launch_counter = 0
         # The sensors, and who hears which event (``sensor.py``); set by ``startup.install``.
-        self.bus = SensorBus([], lambda what, step: self.registry.attempt(what, step))
+        self.bus = SensorBus([], self.registry.call)
         # While backward() runs a ``record_func`` callback: (tape state, its index on the tape, name).
         self.replaying: Optional[Tuple[Any, int, str]] = None
         # The values overwritten reads held, replayed at backward() (is the gradient affected?).
@@ -341,7 +353,7 @@ class Tracker:
 
     def listen(self, sensors: list) -> None:
         """The sensors that hear this tracker's events, in the order they hear them."""
-        self.bus = SensorBus(sensors, lambda what, step: self.registry.attempt(what, step))
+        self.bus = SensorBus(sensors, self.registry.call)
 
     @property
     def capturing(self) -> bool:
