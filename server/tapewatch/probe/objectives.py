@@ -43,11 +43,11 @@ _VETO = object()  # the scope also sums the output: no objective can be told
 def find(name: str, path: str, namespaces: Iterable[Dict[str, Any]]) -> Optional[Objective]:
     """The objective ``name`` (as the program spells the output) enters in the file ``path``."""
     namespaces = list(namespaces)
-    tree = _parse(path, namespaces)
+    tree = parse(path, namespaces)
     if tree is None:
         return None
     found = None
-    for spelling in [name] + _host_copies(tree, name):
+    for spelling in [name] + host_copies(tree, name):
         here = _in_scope(tree, spelling, path, namespaces)
         if here is _VETO:
             return None
@@ -87,7 +87,7 @@ def _in_scope(tree, name: str, path: str, namespaces) -> Any:
     return found
 
 
-def _host_copies(tree, name: str) -> list:
+def host_copies(tree, name: str) -> list:
     """Names bound to the output's host values as they are (``r = res.numpy()``, ``.reshape(...)``,
     ``np.array(res.numpy())``): the program's mean of ``r`` is the mean of the output."""
     out = []
@@ -240,7 +240,7 @@ def _resolve(expr, namespaces):
 
 def _in_function(function, parameter: str) -> Any:
     code = function.__code__
-    tree = _parse(code.co_filename, [function.__globals__])
+    tree = parse(code.co_filename, [function.__globals__])
     if tree is None:
         return None
     node = next((n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -259,7 +259,7 @@ def _def_line(node) -> int:
 _TREES: Dict[str, tuple] = {}
 
 
-def _parse(path: str, namespaces: list):
+def parse(path: str, namespaces: list):
     module_globals = namespaces[-1] if namespaces else None
     lines = linecache.getlines(path, module_globals)
     kept = _TREES.get(path)

@@ -26,7 +26,7 @@ from typing import Any, Dict, List, NamedTuple, Optional
 
 from .. import codes
 from ..model import Finding, Related
-from . import frames, objectives, warp_seams
+from . import frames, host_loss, objectives, warp_seams
 from .sites import Site
 from .sensor import Sensor
 
@@ -91,11 +91,14 @@ class Seeding(Sensor):
             if c == 0.0 and uniform:
                 continue
             found = self._objective(state, arr, seed_site, backward_site)
-            if found is None:
-                continue
-            name, objective = found
-            finding = _mismatch(objective, c, int(values.size), name, seed_site) if uniform else \
-                _scaled_weights(objective, flat, name, seed_site)
+            finding = None
+            if found is not None:
+                name, objective = found
+                finding = _mismatch(objective, c, int(values.size), name, seed_site) if uniform else \
+                    _scaled_weights(objective, flat, name, seed_site)
+            if finding is None and not uniform:
+                # Neither a mean nor a weighted sum: a loss the program computes from the values otherwise.
+                self._check_host_loss(state, arr, values, seed_site, backward_site)
             if finding is None:
                 continue
             message, data = finding
@@ -112,6 +115,58 @@ class Seeding(Sensor):
                 severity=codes.severity("TW204"), related=related,
                 data=dict(data, array=name, elements=int(values.size), seed=c if uniform else None)),
                 arrays=[arr])
+
+    def _check_host_loss(self, state, arr, seed, seed_site: Site, backward_site: Site) -> None:
+        """TW204 when a seed computed from the output is not the derivative of the loss the program computes
+        from the output's host copy (``host_loss``)."""
+        registry = self.tracker.registry
+        frame = frames.innermost_user_frame()
+        for site in (seed_site, backward_site):
+            snap = site.primary
+            if snap is None:
+                continue
+            namespaces = [snap.f_globals]
+            if frame is not None and frame.f_code is snap.f_code:
+                namespaces.insert(0, frame.f_locals)
+            else:
+                continue  # the loss's other names live in that frame: nothing to evaluate it with
+            for name in self._names(state, arr):
+                found = registry.attempt("reading the host loss", lambda: _host_loss(
+                    name, snap.f_code.co_filename, snap.f_lineno, namespaces))
+                if found is None:
+                    continue
+                values = namespaces[0].get(found.variable)
+                if getattr(values, "size", None) != seed.size:
+                    values = _host(arr)
+                mismatch = registry.attempt("differentiating the host loss", lambda: host_loss.compare(
+                    found, values, seed, namespaces))
+                if mismatch is not None:
+                    self._report_host_loss(arr, name, mismatch, seed_site, backward_site)
+                return
+
+    def _report_host_loss(self, arr, name: str, mismatch, seed_site: Site, backward_site: Site) -> None:
+        registry = self.tracker.registry
+        loss = mismatch.loss
+        key = ("TW204", "host-loss", seed_site.key(), name)
+        if registry.bump(key):
+            return
+        scale = (" (the gradient is %.6g times that loss's)" % (1.0 / mismatch.ratio)
+                 if mismatch.ratio not in (None, 0.0) else "")
+        message = ("The backward pass is seeded with values that are not the derivative of the loss the program "
+                   "computes from `%s` (`%s`, line %d) with respect to `%s`: along random directions the loss "
+                   "changes at rates the seed does not predict%s. Seed with the derivative of that expression "
+                   "with respect to `%s`." % (name, loss.target, loss.location.line, loss.variable, scale,
+                                             loss.variable))
+        related = [Related(loss.location, "the loss `%s` the program computes on the host" % loss.target,
+                           "objective")]
+        back = backward_site.location((".backward", "backward"))
+        if back is not None and seed_site is not backward_site:
+            related.append(Related(back, "the backward() seeded here", "backward"))
+        registry.report(key, Finding(
+            code="TW204", message=message, location=seed_site.location(("fill_", "assign", "backward")),
+            severity=codes.severity("TW204"), related=related,
+            data={"kind": "host-loss", "array": name, "loss": loss.target, "ratio": mismatch.ratio}),
+            arrays=[arr])
 
     def _objective(self, state, arr, seed_site: Site, backward_site: Site):
         """``(name, Objective)``: what the program computes from ``arr`` near the seed or the backward()."""
@@ -355,6 +410,15 @@ def _crc_of(values) -> int:
     import zlib  # noqa: PLC0415
 
     return zlib.crc32(values.tobytes())
+
+
+def _host_loss(name: str, path: str, line: int, namespaces):
+    """The host loss over ``name``'s host copies in ``path``, before ``line``."""
+    tree = objectives.parse(path, namespaces)
+    if tree is None:
+        return None
+    copies = objectives.host_copies(tree, name)
+    return host_loss.find(tree, path, copies, line) if copies else None
 
 
 def _host(g):
