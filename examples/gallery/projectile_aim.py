@@ -64,10 +64,10 @@ def train(iterations=6, learning_rate=0.01):
     launch_velocity = wp.array(init, dtype=wp.vec3, requires_grad=True)
     history = []
     for it in range(iterations):
-        tape = wp.Tape()
+        tape = wp.Tape()  # expect: TW202
         with tape:
             miss = evaluate(launch_velocity, params)
-        tape.backward(miss)  # expect: TW202
+        tape.backward(miss)
         grad = launch_velocity.grad.numpy().copy()
         history.append((launch_velocity.numpy().copy(), grad, float(miss.numpy()[0])))
         launch_velocity.assign(launch_velocity.numpy() - learning_rate * grad)
