@@ -67,6 +67,13 @@ def tape_items(tape) -> List[TapeItem]:
     return out
 
 
+def warps_own_function(func) -> bool:
+    """A ``record_func`` backward Warp recorded itself (``wp.copy``'s adjoint copy), not the program's
+    hand-written one; Warp's own tests and examples are programs like any other."""
+    module = getattr(func, "__module__", None) or ""
+    return module.startswith("warp.") and not module.startswith(("warp.tests", "warp.examples"))
+
+
 def tape_entries(tape) -> list:
     """A tape's raw records, by identity (to tell whether a tape still holds an earlier recording)."""
     return list(getattr(tape, "launches", ()) or ())
