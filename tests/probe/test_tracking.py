@@ -559,3 +559,46 @@ def test_a_copy_on_the_tape_is_not_a_skipped_record_func(tmp_path, python):
     assert result.outcome == "ok"
     assert result.launch_checks["checked"] >= 1
     assert not any(r.startswith("Tape.record_func") for r in result.launch_checks["skip_reasons"]), result.launch_checks
+
+
+def test_a_launch_checks_numbers_are_plain_derivatives_of_a_one_element_output(tmp_path, python):
+    """TW404's numbers for a loss (one element) are its derivatives with their signs (3x² = 12 at x = 2), as the
+    user computes them; for a larger output they are projections, and the message says on what."""
+    body = """\
+        import numpy as np
+        import warp as wp
+
+
+        @wp.func
+        def cube(x: float):
+            return x * x * x
+
+
+        @wp.func_grad(cube)
+        def adj_cube(x: float, adj_ret: float):
+            wp.adjoint[x] += adj_ret * 2.0 * x * x
+
+
+        @wp.kernel
+        def energy(x: wp.array(dtype=float), e: wp.array(dtype=float)):
+            i = wp.tid()
+            OUT
+
+
+        x = wp.array(np.linspace(1.0, 2.0, 4, dtype=np.float32), requires_grad=True)
+        e = wp.zeros(SIZE, dtype=float, requires_grad=True)
+        tape = wp.Tape()
+        with tape:
+            wp.launch(energy, dim=4, inputs=[x], outputs=[e])
+        tape.backward(grads={e: wp.ones(SIZE, dtype=float)})
+        """
+    messages = {}
+    for size, out in ((1, "wp.atomic_add(e, 0, cube(x[i]))"), (4, "e[i] = cube(x[i])")):
+        script = tmp_path / ("cube_%d.py" % size)
+        script.write_text(textwrap.dedent(body).replace("OUT", out).replace("SIZE", str(size)))
+        result = asyncio.run(run_probe(RunRequest(script=str(script), python=python, check_launches=True)))
+        [finding] = [f for f in result.findings if f.code == "TW404"]
+        messages[size] = finding.message
+    assert "worst d`e`/d`x`[3]: adjoint 8 vs finite difference 12 " in messages[1], messages[1]
+    assert "worst d(w·`e`)/d`x`[" in messages[4] and "a fixed random weighting of `e`'s 4 elements" in messages[4], \
+        messages[4]

@@ -120,6 +120,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
     rng = np.random.default_rng(SEED)
     ad: Dict[tuple, Dict[tuple, Any]] = {}
     weights: Dict[tuple, Any] = {}
+    projected: Dict[tuple, int] = {}  # output -> its element count, where the numbers are projections
     base_cache: Dict[str, Any] = {}
 
     def base() -> Dict[tuple, Any]:
@@ -144,7 +145,12 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
                 c.grad.zero_()
         out_copy = slots[q]
         shape = saved[id(out_copy)].shape
-        w = (np.ones(shape) if cotangent == "ones" else rng.standard_normal(shape))
+        drawn = rng.standard_normal(shape)  # drawn even when unused: the samples after it stay the same
+        # A one-element output (a loss) gets weight 1: the numbers are then its plain derivatives, with
+        # their signs, as the user computes them; a larger one is projected on a fixed random direction.
+        w = np.ones(shape) if cotangent == "ones" or drawn.size == 1 else drawn
+        if cotangent != "ones" and drawn.size > 1:
+            projected[q] = drawn.size
         w = np.where(finite_outputs[q].reshape(shape), w, 0.0).astype(saved[id(out_copy)].dtype)
         weights[q] = w.reshape(-1).astype(np.float64)
         out_copy.grad.assign(w)
@@ -298,7 +304,8 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
                 if worst is None or err > worst_err:
                     worst_err = err
                     worst = {"input": label(*p), "output": label(*q), "element": j, "ad": a, "fd": f,
-                             "fd_forward": fwd[q], "fd_backward": bwd[q], "atol": atol}
+                             "fd_forward": fwd[q], "fd_backward": bwd[q], "atol": atol,
+                             "projected_over": projected.get(q)}
                 max_abs = max(max_abs, err)
             if counted:
                 compared += 1

@@ -195,9 +195,16 @@ class LaunchCheck:
             return
         w = result["worst"]
         kname = warp_seams.kernel_name(kernel)
-        numbers = ("worst d`%s`/d`%s`[%d]: adjoint %.6g vs finite difference %.6g (one-sided %.6g / %.6g); max abs "
+        # A larger output's numbers are projections on a fixed random weighting w of its elements (one
+        # adjoint launch measures every input at once): say so, or they read as derivatives the user can
+        # compute and do not match.
+        over = w.get("projected_over")
+        what = ("d(w·`%s`)/d`%s`[%d] (w: a fixed random weighting of `%s`'s %d elements)"
+                % (w["output"], w["input"], w["element"], w["output"], over) if over else
+                "d`%s`/d`%s`[%d]" % (w["output"], w["input"], w["element"]))
+        numbers = ("worst %s: adjoint %.6g vs finite difference %.6g (one-sided %.6g / %.6g); max abs "
                    "error %.3g, max rel error %.3g; %d of %d compared derivatives fail (tolerance atol=%g, rtol=%g)"
-                   % (w["output"], w["input"], w["element"], w["ad"], w["fd"], w["fd_forward"], w["fd_backward"],
+                   % (what, w["ad"], w["fd"], w["fd_forward"], w["fd_backward"],
                       result["max_abs"], result["max_rel"], result["failed"], result["checked"],
                       w.get("atol", ATOL), RTOL))
         if culprit is not None:
