@@ -55,14 +55,16 @@ class _Gradients:
         return warp_seams.get_adjoint(self._wp, self, a)
 
 
-def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, label, cotangent="random",
+def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, label, cotangent="auto",
                  samples_per_input: int = SAMPLES_PER_INPUT) -> dict:
     """Compare one launch's adjoint with central differences.
 
     ``reads``/``writes``: sets of (position, field) the launch reads and
     writes; ``label(pos, field)`` names an array for the report.  With
     ``cotangent="ones"`` (independent per-thread outputs) the numbers are
-    the derivatives themselves rather than projections on a random vector.
+    the derivatives themselves rather than projections on a random vector;
+    ``"auto"`` is ones for a one-element output and random otherwise,
+    ``"random"`` random always.
     Returns ``{"status": "pass"|"fail"|"inconclusive"|"skipped", ...}``.
     """
     import numpy as np  # noqa: PLC0415
@@ -148,8 +150,9 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
         drawn = rng.standard_normal(shape)  # drawn even when unused: the samples after it stay the same
         # A one-element output (a loss) gets weight 1: the numbers are then its plain derivatives, with
         # their signs, as the user computes them; a larger one is projected on a fixed random direction.
-        w = np.ones(shape) if cotangent == "ones" or drawn.size == 1 else drawn
-        if cotangent != "ones" and drawn.size > 1:
+        plain = cotangent == "ones" or (cotangent == "auto" and drawn.size == 1)
+        w = np.ones(shape) if plain else drawn
+        if not plain:
             projected[q] = drawn.size
         w = np.where(finite_outputs[q].reshape(shape), w, 0.0).astype(saved[id(out_copy)].dtype)
         weights[q] = w.reshape(-1).astype(np.float64)
@@ -320,7 +323,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
         status = "skipped"
     out = {"status": status, "checked": checked, "failed": failed, "nonsmooth": nonsmooth, "max_abs": max_abs,
            "max_rel": max_rel, "worst": worst, "samples": samples,
-           "cotangent": "ones" if cotangent == "ones" else "random"}
+           "cotangent": "random" if projected else "ones"}
     if unresolved:
         out["below_resolution"] = unresolved
     if status == "inconclusive" and unresolved == nonsmooth:
