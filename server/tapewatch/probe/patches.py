@@ -216,6 +216,10 @@ def launch(orig, h: Hooks):
                 h.guarded("tracking an untaped launch", h.tracker.on_untaped_launch, kernel, arrays)
             else:
                 h.guarded("keeping what a taped launch overwrites", h.tracker.before_taped_launch, kernel, arrays)
+                try:
+                    return orig(kernel, *args, **kwargs)
+                finally:
+                    h.tracker.forget_launch()
         return orig(kernel, *args, **kwargs)
 
     return launch

@@ -288,6 +288,8 @@ class Tracker:
         # its writes overwrite) and again as Warp records it, with no read recorded in between.
         # (state, its version) and id(array) -> (array, readers); emptied when that launch is recorded.
         self._readers_tag: Optional[tuple] = None
+        # (kernel, arguments, accesses) of the taped launch about to run, from ``before_taped_launch``
+        self._launch_accesses: Optional[tuple] = None
         self._readers_memo: Dict[int, tuple] = {}
         # Warp's intra-kernel warnings at codegen: (kernel name, file) -> [(argument, line)]
         self.warp_intra: Dict[tuple, List[tuple]] = {}
@@ -403,14 +405,22 @@ class Tracker:
         state = tape.__dict__.get("_tw_state") if tape is not None else None
         if state is None or not state.reads:
             return
-        for acc in self.accesses(kernel, args):
+        accesses = self.accesses(kernel, args)
+        # Warp hands the same arguments to its access check a moment later (``on_launch``): kept until then.
+        self._launch_accesses = (kernel, list(args), accesses)
+        for acc in accesses:
             if acc.write:
                 self.read_replay.before_write(state, acc.array)
 
     def on_launch(self, tape, kernel, args, original: Callable[[], None]) -> None:
         """Called for each taped launch instead of Warp's access check (``original`` runs it)."""
         state = self.tape_state(tape)
-        accesses = self.accesses(kernel, args)
+        kept, self._launch_accesses = self._launch_accesses, None
+        if kept is not None and kept[0] is kernel and len(kept[1]) == len(args) and \
+                all(a is b for a, b in zip(kept[1], args)):
+            accesses = kept[2]
+        else:
+            accesses = self.accesses(kernel, args)
         self._launch_counter += 1
         record = LaunchRecord(self._launch_counter, kernel, Site.here(), args, accesses, warp_seams.tape_length(tape) - 1,
                               warp_seams.last_launch_threads(tape))
@@ -427,6 +437,10 @@ class Tracker:
                 if acc.read:
                     self.remember_read(tape, state, acc.array, record, acc)
             self._readers_tag, self._readers_memo = None, {}  # holds no array past its launch
+
+    def forget_launch(self) -> None:
+        """A launch ended (or raised before Warp checked it): its arguments are not held any longer."""
+        self._launch_accesses = None
 
     def begin_launch(self) -> None:
         self._warp_flagged = []
