@@ -25,7 +25,7 @@ from typing import List, Optional, Tuple
 
 from .. import codes
 from ..model import Finding, Location, Related
-from . import related as rel, warp_seams
+from . import grad_facts, related as rel, warp_seams
 from .overwrites import method_object_name
 from .sites import Site
 
@@ -75,7 +75,7 @@ class AccumulationCheck:
         state = tape.__dict__.get("_tw_state")
         filled_at = self.tracker.launch_count()
         for grad in state.gradients() if state is not None else ():
-            grad.__dict__["_tw_grad_of_backward"] = self.serial
+            grad_facts.of(grad).filled_by = self.serial
             grad.__dict__["_tw_filled_at"] = filled_at  # launches made before this backward filled it (TW205)
 
     def leaves(self, tape) -> list:

@@ -23,7 +23,7 @@ from typing import Any, List, NamedTuple
 
 from .. import codes
 from ..model import Finding, Related
-from . import related as rel
+from . import grad_facts, related as rel
 from .numpy_writes import grad_reference_before, view_read_after
 from .sites import Site, ordering_snap
 from .syntax import callee
@@ -88,12 +88,11 @@ class GradReads(Sensor):
         grads = list(warp_seams.tape_gradients(tape))
         # No gradient the last backward filled was read before this zero(): the zero() sits between the
         # backward() and every use, and it is the line to move.
-        unread = not any(g.__dict__.get("_tw_read_serial") is not None and
-                         g.__dict__.get("_tw_read_serial") == g.__dict__.get("_tw_grad_of_backward")
-                         for g in grads if getattr(g, "__dict__", None) is not None)
+        unread = not any(f is not None and f.read_after is not None and f.read_after == f.filled_by
+                         for f in map(grad_facts.known, grads))
         for grad in grads:
             d = getattr(grad, "__dict__", None)
-            if d is None or "_tw_grad_of_backward" not in d or getattr(grad, "size", 0) > MAX_ZEROED_ELEMENTS:
+            if d is None or grad_facts.filled(grad) is None or getattr(grad, "size", 0) > MAX_ZEROED_ELEMENTS:
                 continue
             if np.any(warp_seams.host_values(grad) != 0):  # what the zero() is about to discard
                 site = site or Site.here()

@@ -33,7 +33,7 @@ import threading
 import types
 from typing import Any, Callable, NamedTuple, Optional
 
-from . import frames, warp_seams
+from . import frames, grad_facts, warp_seams
 from .sites import FrameSnap, Site
 
 FLAG = "verify_autograd_array_access"
@@ -448,7 +448,7 @@ def numpy(orig, h: Hooks):
         # On a GPU, Warp implements it as an allocation and a copy: those are not the program's.
         with h.own():
             view = orig(self, *args, **kwargs)
-        if user and "_tw_grad_of_backward" in self.__dict__:
+        if user and grad_facts.filled(self) is not None:
             h.guarded("remembering a gradient's NumPy view", lambda: h.tracker.on_grad_view(self, view))
         return view
 

@@ -23,7 +23,7 @@ from typing import List, NamedTuple, Optional, Tuple
 
 from .. import codes
 from ..model import Finding, Related
-from . import related as rel
+from . import grad_facts, related as rel
 from .kernel_access import kernel_access
 from .sites import Site
 from .sensor import Sensor
@@ -62,7 +62,7 @@ class StaleAccumulators(Sensor):
             if previous is not None and previous.key() != site.key():
                 arr.__dict__["_tw_zeroed_again"] = site
             arr.__dict__["_tw_zeroed_at"] = site
-        if "_tw_grad_of_backward" in arr.__dict__:
+        if grad_facts.filled(arr) is not None:
             # A gradient cleared by the script's own ``x.grad.zero_()`` (not by ``tape.zero()``/``reset()``
             # inside Warp): if it is an accumulator's, that line may have meant the accumulator itself.
             site = Site.here()

@@ -28,7 +28,7 @@ from collections import OrderedDict
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..model import Location
-from . import frames, warp_seams
+from . import frames, grad_facts, warp_seams
 from .kernel_access import kernel_access, launch_elements, patterns_apart
 from .memory import SpanIndex
 from .read_replay import ReadReplay
@@ -549,10 +549,10 @@ class Tracker:
 
     def on_copy(self, dest, src) -> None:
         self._seed_write(dest)
-        serial = getattr(src, "__dict__", {}).get("_tw_grad_of_backward")
+        serial = grad_facts.filled(src)
         if serial is not None and hasattr(dest, "__dict__"):
             # ``g = wp.clone(p.grad)`` (to clip it): a later ``g.zero_()`` zeroes the copy, not the gradient
-            dest.__dict__["_tw_grad_copy_of"] = serial
+            grad_facts.of(dest).copy_of = serial
         tape = self.recording_tape()
         if tape is None:
             self.bus.tell(Sensor.on_copy_carry, "following a copy", dest, src)
@@ -576,7 +576,8 @@ class Tracker:
             self.zeroed_in_capture.add(id(arr))  # the graph zeroes it each time it runs
             self.zero_sites_in_capture.append((id(arr), Site.here()))
         self._seed_write(arr)
-        serial = arr.__dict__.get("_tw_grad_of_backward", arr.__dict__.get("_tw_grad_copy_of"))
+        facts = grad_facts.known(arr)
+        serial = facts.serial if facts is not None else None
         if serial is not None and method == "zero_":
             if self.last_grad_zero is None or self.last_grad_zero[0] != serial:
                 # the first gradient zeroed after that backward (where a missing zero_() goes), for TW202
@@ -648,7 +649,7 @@ class Tracker:
     def on_numpy(self, arr) -> None:
         """The script took ``arr.numpy()`` (a read, and on the CPU a writable view)."""
         self._zeroed_read(arr, "`.numpy()`")
-        if "_tw_grad_of_backward" in arr.__dict__:  # a gradient a backward filled, read after its tape is done
+        if grad_facts.filled(arr) is not None:  # a gradient a backward filled, read after its tape is done
             self.bus.tell(Sensor.on_gradient_numpy, "checking a gradient's .numpy()", arr)
         if not self._live:
             return
@@ -670,8 +671,9 @@ class Tracker:
     def _zeroed_read(self, arr, how: str) -> None:
         """A read of a gradient that tape.zero() cleared after a backward filled it (grad_reads)."""
         d = getattr(arr, "__dict__", {})
-        if "_tw_grad_of_backward" in d:
-            d["_tw_read_serial"] = d["_tw_grad_of_backward"]  # read after that backward filled it
+        facts = grad_facts.known(arr)
+        if facts is not None and facts.filled_by is not None:
+            facts.read_after = facts.filled_by  # read after that backward filled it
         if "_tw_zeroed" in d:
             self.bus.tell(Sensor.on_zeroed_grad_read, "checking a read of a zeroed gradient", arr, how)
 
