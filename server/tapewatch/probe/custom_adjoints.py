@@ -28,7 +28,7 @@ from ..model import Location, Related
 from . import warp_seams
 from .reached_functions import reached_functions
 from .syntax import callee
-from .kernel_access import call_argument_sources
+from .kernel_access import call_argument_sources, nested_argument_arrays
 from .sites import def_location
 
 SAMPLES = 24
@@ -140,6 +140,7 @@ class _Harness:
             return None
         params = [p for p, _ in inputs]
         sources = call_argument_sources(self.kernel, self.name, len(params))
+        nested = nested_argument_arrays(self.kernel, self.name, len(params))
         rng = np.random.default_rng(7)
         # The values the launch really passed (an instrumented copy of the kernel records them); else drawn
         # around the arrays they come from.
@@ -169,8 +170,15 @@ class _Harness:
                 return None
             # An argument taken from an array without requires_grad needs no derivative in this program: its
             # adjoint may be left out (its custom adjoint need not write ``wp.adjoint`` for it).
-            wants_grad = source is None or (source[0] == "array" and bool(getattr(
-                self.entry.args[source[1]] if source[1] < len(self.entry.args) else None, "requires_grad", True)))
+            if source is None:
+                # Reached through another @wp.func: the kernel's arrays the argument depends on decide.
+                through = nested[k] if k < len(nested) else None
+                wants_grad = through is None or any(bool(getattr(
+                    self.entry.args[pos] if pos < len(self.entry.args) else None, "requires_grad", True))
+                    for pos in through)
+            else:
+                wants_grad = source[0] == "array" and bool(getattr(
+                    self.entry.args[source[1]] if source[1] < len(self.entry.args) else None, "requires_grad", True))
             arrays.append(wp.array(values, dtype=dtype, requires_grad=wants_grad, device=self.entry.device))
             self.values.append(np.asarray(values, dtype=np.float64))
             differentiable.append(wants_grad)

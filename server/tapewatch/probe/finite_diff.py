@@ -219,6 +219,14 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
         # On a smooth function the one-sided slopes differ by O(step); at a kink by O(1).
         return abs(fwd - bwd) <= atol + KINK_RTOL * max(abs(fwd), abs(bwd))
 
+    def unsettled(x, y, gap) -> bool:
+        # Two estimates of one slope (forward and backward, or two steps) that differ by more than half their
+        # size, by an amount that matters next to the disagreement: the function is not linear over the step
+        # (a kink, a steep nonlinearity of differences far finer than the step), even where both estimates
+        # sit below the absolute tolerance that ``smooth``/``close`` allow.  Nothing is judged there.
+        spread = abs(x - y)
+        return spread > 0.5 * max(abs(x), abs(y)) and spread > 0.05 * abs(gap)
+
     checked = failed = nonsmooth = unresolved = 0
     max_abs = max_rel = worst_err = 0.0
     worst = None
@@ -264,11 +272,11 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
                 # kinks: a Monte Carlo sum of clamped payoffs) the step spans; a disagreement within that
                 # spread is not resolved by this step (on a smooth function the spread is ~step * f'').
                 if not (np.isfinite(fwd[q]) and np.isfinite(bwd[q]) and smooth(fwd[q], bwd[q], atol)) or \
-                        abs(a - f) <= abs(fwd[q] - bwd[q]):
+                        abs(a - f) <= abs(fwd[q] - bwd[q]) or unsettled(fwd[q], bwd[q], a - f):
                     nonsmooth += 1
                     continue
                 f2 = differences(p, j, step / 4.0)[0][q]
-                if not np.isfinite(f2) or not close(f, f2, atol):
+                if not np.isfinite(f2) or not close(f, f2, atol) or unsettled(f, f2, a - f2):
                     nonsmooth += 1
                     continue
                 f = f2

@@ -1074,3 +1074,74 @@ def _global_number(expr: ast.expr, globals_: dict) -> Optional[float]:
             pass
         return None
     return float(value)
+
+
+def nested_argument_arrays(kernel, func_name: str, count: int) -> List[Optional[Set[int]]]:
+    """For a ``func_name`` the kernel reaches through one ``@wp.func`` of its own (the kernel calls
+    ``reflectance(p[0], p[1], lam[k])``, which calls ``film_cos(n, d, lam)``): per argument of that inner
+    call, the positions of the kernel's array parameters its value depends on (an empty set: only numbers
+    and scalar parameters, which carry no gradient); None where it cannot be told.  Where the kernel calls
+    ``func_name`` itself, or nothing can be told, every entry is None (``call_argument_sources`` says it)."""
+    unknown: List[Optional[Set[int]]] = [None] * count
+    source = warp_seams.kernel_source(kernel)
+    func = getattr(kernel, "func", None)
+    if not source or func is None:
+        return unknown
+    try:
+        fdef = next((n for n in ast.parse(textwrap.dedent(source)).body if isinstance(n, ast.FunctionDef)), None)
+    except (SyntaxError, ValueError):
+        return unknown
+    if fdef is None or any(isinstance(n, ast.Call) and callee(n.func) == func_name for n in ast.walk(fdef)):
+        return unknown
+    globals_ = getattr(func, "__globals__", {}) or {}
+    params = [a.arg for a in fdef.args.args]
+    arrays = _array_params(fdef)
+    outer = _ValueFlow(set(params), globals_, arrays)
+    try:
+        outer.run(fdef.body)
+    except RecursionError:
+        return unknown
+    for call in (n for n in ast.walk(fdef) if isinstance(n, ast.Call)):
+        inner_def, inner_globals = _wp_func_def(call.func, globals_)
+        if inner_def is None:
+            continue
+        inner_params = [a.arg for a in inner_def.args.args]
+        inner_call = next((n for n in ast.walk(inner_def) if isinstance(n, ast.Call) and callee(n.func) == func_name),
+                          None)
+        if inner_call is None or call.keywords or inner_call.keywords:
+            continue
+        inner = _ValueFlow(set(inner_params), inner_globals, _array_params(inner_def))
+        try:
+            inner.run(inner_def.body)
+        except RecursionError:
+            return unknown
+        out: List[Optional[Set[int]]] = []
+        for arg in inner_call.args[:count]:
+            positions: Optional[Set[int]] = set()
+            for path in inner.expr(arg):
+                k = inner_params.index(path.split(".")[0]) if path.split(".")[0] in inner_params else None
+                if k is None or k >= len(call.args):
+                    positions = None
+                    break
+                for outer_path in outer.expr(call.args[k]):
+                    root = outer_path.split(".")[0]
+                    if root in arrays and positions is not None:
+                        positions.add(params.index(root))
+            out.append(positions)
+        return out + [None] * (count - len(out))
+    return unknown
+
+
+def _wp_func_def(func_expr: ast.expr, globals_: dict):
+    """``(ast.FunctionDef, globals)`` of the ``@wp.func`` a call names, or ``(None, None)``."""
+    name = callee(func_expr)
+    obj = globals_.get(name) if isinstance(func_expr, ast.Name) else None
+    py = getattr(obj, "func", None)
+    text = warp_seams.kernel_source(obj) if py is not None else None
+    if not text:
+        return None, None
+    try:
+        node = next((n for n in ast.parse(textwrap.dedent(text)).body if isinstance(n, ast.FunctionDef)), None)
+    except (SyntaxError, ValueError):
+        return None, None
+    return node, getattr(py, "__globals__", {}) or {}
