@@ -6,9 +6,13 @@ objectives module reads (means, weighted sums) have known derivatives; any other
 instead, in the scope that seeded the backward pass, at the output's values moved along a few fixed random
 directions: the central difference of the loss along ``d`` must be ``seed · d``.
 
-Only expressions the program uses afterwards (returned, printed, kept) are losses; only NumPy arithmetic and
-reductions are evaluated (no call of the program's own functions, nothing that could launch, print or
-write); a square root at the top (a root mean square) is a metric, not a loss.
+The values may be spelled as a host copy (``r = res.numpy()``) or inline (``(z.numpy() - quote) * 1e4``),
+and a loss may be built from intermediates (``lr = np.log(c) - np.log(obs)``, ``0.5 * np.sum(lr * lr)``):
+earlier assignments are inlined.  Every scalar computed from the values is a candidate, plain sums and
+means too: a seed that is the derivative of any of them is the program's choice, and nothing is said.
+Otherwise the latest loss the program uses afterwards (returned, printed, kept) is the one reported.  Only
+NumPy arithmetic and reductions are evaluated (no call of the program's own functions, nothing that could
+launch, print or write); a square root at the top (a root mean square) is a metric, not a loss.
 """
 
 from __future__ import annotations
@@ -31,11 +35,17 @@ AGREE = 1e-3  # relative: float64 differences of a smooth host expression agree 
 DIFFER = 2e-2  # relative, in every direction: a seed this far off is another loss's derivative
 
 
+PLACEHOLDER = "__tw_output_values__"  # the output's host values, wherever the program spells them
+MAX_CANDIDATES = 8
+MAX_DEPTH = 4  # intermediates inlined into a loss (``lr = np.log(c) - np.log(obs)``, then ``0.5 * sum(lr * lr)``)
+
+
 class HostLoss(NamedTuple):
     location: Location
     target: str  # the name the loss is bound to
-    variable: str  # the name of the output's host copy inside the expression
-    code: Any  # the compiled expression
+    variable: str  # how the program spells the output's values in it (a host copy, or ``out.numpy()``)
+    code: Any  # the compiled expression, of ``PLACEHOLDER``
+    used: bool  # read after it is computed (returned, printed, kept): a loss, not a scratch value
 
 
 class Mismatch(NamedTuple):
@@ -43,51 +53,78 @@ class Mismatch(NamedTuple):
     ratio: Optional[float]  # the loss's change over the seed's prediction, when one factor fits every direction
 
 
-def find(tree: ast.AST, path: str, copies: List[str], line: int) -> Optional[HostLoss]:
-    """The loss over one of ``copies`` (names bound to the output's host values) assigned in the innermost
-    function of ``tree`` that holds ``line`` (the seed or the backward()), before that line."""
+def find(tree: ast.AST, path: str, name: str, copies: List[str], line: int) -> List[HostLoss]:
+    """Every scalar the innermost function of ``tree`` holding ``line`` computes before that line from the
+    output's values (spelled ``name.numpy()`` or one of ``copies``), intermediates inlined; latest first."""
     scope = _scope_of(tree, line)
-    assigns = [n for n in ast.walk(scope) if isinstance(n, ast.Assign) and len(n.targets) == 1
-               and isinstance(n.targets[0], ast.Name) and n.lineno <= line]
-    for node in sorted(assigns, key=lambda n: n.lineno, reverse=True):
-        variable = next((c for c in copies if _uses(node.value, c)), None)
-        if variable is None or not _loss_shaped(node.value, variable) or not _used_after(scope, node):
+    assigns = sorted((n for n in ast.walk(scope) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                      and isinstance(n.targets[0], ast.Name) and n.lineno <= line), key=lambda n: n.lineno)
+    out: List[HostLoss] = []
+    for i in range(len(assigns) - 1, -1, -1):
+        node = assigns[i]
+        spelled: List[str] = []
+        expanded = _expand(node.value, name, set(copies), assigns[:i], MAX_DEPTH, spelled)
+        shape = _shape(expanded, PLACEHOLDER) if spelled else None
+        if shape is None:
             continue
         try:
-            code = compile(ast.Expression(node.value), path, "eval")
+            code = compile(ast.fix_missing_locations(ast.Expression(expanded)), path, "eval")
         except (SyntaxError, ValueError, TypeError):
             continue
-        return HostLoss(Location(path, node.lineno, node.col_offset + 1), node.targets[0].id, variable, code)
-    return None
+        # A plain sum or mean only matches a seed: it is never the loss reported here.
+        out.append(HostLoss(Location(path, node.lineno, node.col_offset + 1), node.targets[0].id, spelled[0], code,
+                            shape == "loss" and _used_after(scope, node)))
+        if len(out) >= MAX_CANDIDATES:
+            break
+    return out
 
 
-def compare(loss: HostLoss, values, seed, namespaces: List[Dict[str, Any]]) -> Optional[Mismatch]:
-    """A ``Mismatch`` when ``seed`` is not the loss's derivative at ``values`` (the output's host values);
-    None when it is, or when the loss could not be evaluated there."""
+def judge(losses: List[HostLoss], values, seed, namespaces: List[Dict[str, Any]]) -> Optional[Mismatch]:
+    """A ``Mismatch`` when ``seed`` is the derivative of none of the scalars the program computes from the
+    output (at ``values``, its host values), reported on the latest one the program uses; None when one
+    agrees (the seed is that loss's derivative) or nothing could be evaluated."""
+    first: Optional[Mismatch] = None
+    for loss in losses:
+        verdict = compare(loss, values, seed, namespaces)
+        if verdict is _AGREES:
+            return None
+        if verdict is not None and first is None and loss.used:
+            first = verdict
+    return first
+
+
+_AGREES = object()
+
+
+def compare(loss: HostLoss, values, seed, namespaces: List[Dict[str, Any]]):
+    """``_AGREES`` when ``seed`` is the loss's derivative at ``values`` (the output's host values), a
+    ``Mismatch`` when it is clearly not, None when it could not be told."""
     import numpy as np  # noqa: PLC0415
 
-    x0 = np.asarray(values, dtype=np.float64)
+    x0 = np.array(values, dtype=np.float64)
     seed = np.asarray(seed, dtype=np.float64).reshape(x0.shape) if seed.size == x0.size else None
     if seed is None or x0.size < 2 or not np.isfinite(x0).all() or not np.isfinite(seed).all():
         return None
     scope: Dict[str, Any] = {}
     for namespace in reversed(namespaces):
         scope.update(namespace)
+    dtype = np.asarray(values).dtype
 
     def at(x):
-        scope[loss.variable] = x
+        scope[PLACEHOLDER] = x
         with np.errstate(all="ignore"):
-            value = eval(loss.code, {"__builtins__": __builtins__}, scope)  # only what _loss_shaped allowed
+            value = eval(loss.code, {"__builtins__": __builtins__}, scope)  # only what _shape allowed
         return float(value)
 
     try:
-        if not np.isfinite(at(x0)):
+        if not np.isfinite(at(x0.astype(dtype))):
             return None
         rng = np.random.default_rng(20261204)
         changes, predicted = [], []
         for _ in range(DIRECTIONS):
             d = rng.standard_normal(x0.shape)
             step = 1e-6 * max(1.0, float(np.abs(x0).max()))
+            # Evaluated in float64 whatever the copy's type (``.astype(np.float64)`` in the program or not).
             changes.append((at(x0 + step * d) - at(x0 - step * d)) / (2 * step))
             predicted.append(float((seed * d).sum()))
     except Exception:  # an expression that does not evaluate outside its own run: nothing to say
@@ -97,11 +134,50 @@ def compare(loss: HostLoss, values, seed, namespaces: List[Dict[str, Any]]) -> O
         return None
     scale = np.maximum(np.abs(changes_a), np.abs(predicted_a))
     gap = np.abs(changes_a - predicted_a)
-    if (gap <= AGREE * scale + 1e-300).all() or not (gap > DIFFER * scale).all():
+    if (gap <= AGREE * scale + 1e-300).all():
+        return _AGREES
+    if not (gap > DIFFER * scale).all():
         return None
     ratios = changes_a / np.where(predicted_a == 0, np.nan, predicted_a)
     ratio = float(ratios[0]) if np.isfinite(ratios).all() and np.allclose(ratios, ratios[0], rtol=1e-3) else None
     return Mismatch(loss, ratio)
+
+
+def _expand(expr: ast.expr, name: str, copies: set, earlier: list, depth: int, spelled: List[str]) -> ast.expr:
+    """``expr`` with the output's values as ``PLACEHOLDER`` (``name.numpy()``, a host copy) and the names
+    of earlier assignments that compute from them inlined (up to ``depth`` deep); ``spelled`` collects how
+    the program spelled the values."""
+    import copy  # noqa: PLC0415
+
+    definitions = {}
+    for node in earlier:  # the latest definition of each name before ``expr``
+        definitions[node.targets[0].id] = node
+
+    class Inline(ast.NodeTransformer):
+        def visit_Call(self, node):
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "numpy" and not node.args and \
+                    ast.unparse(node.func.value) == name:
+                spelled.append("%s.numpy()" % name)
+                return ast.copy_location(ast.Name(id=PLACEHOLDER, ctx=ast.Load()), node)
+            return self.generic_visit(node)
+
+        def visit_Name(self, node):
+            if not isinstance(node.ctx, ast.Load):
+                return node
+            if node.id in copies:
+                spelled.append(node.id)
+                return ast.copy_location(ast.Name(id=PLACEHOLDER, ctx=ast.Load()), node)
+            defined = definitions.get(node.id)
+            if defined is not None and depth > 0:
+                inner: List[str] = []
+                value = _expand(defined.value, name, copies, [n for n in earlier if n.lineno < defined.lineno],
+                                depth - 1, inner)
+                if inner:
+                    spelled.extend(inner)
+                    return value
+            return node
+
+    return Inline().visit(copy.deepcopy(expr))
 
 
 def _scope_of(tree: ast.AST, line: int) -> ast.AST:
@@ -118,32 +194,35 @@ def _uses(expr: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(expr))
 
 
-def _loss_shaped(expr: ast.AST, variable: str) -> bool:
-    """A scalar reduction over something nonlinear in, or scaled from, the host copy, made only of NumPy
-    arithmetic: not the plain mean or sum the objectives module judges, not a root mean square."""
+def _shape(expr: ast.AST, variable: str) -> Optional[str]:
+    """``"loss"``: a scalar reduction over something nonlinear in, or scaled from, the values, made only of
+    NumPy arithmetic; ``"plain"``: their plain sum or mean (``np.sum(r)``, ``r.mean()``: the objectives
+    module judges those, here they only match a seed); None: neither, or a root mean square (a metric)."""
     if isinstance(expr, ast.Call) and _called(expr) == "sqrt":
-        return False
-    reduced = False
+        return None
+    reduced = plain = False
     for node in ast.walk(expr):
         if isinstance(node, ast.Call):
             name = _called(node)
             if name is None:
-                return False
+                return None
             if isinstance(node.func, ast.Attribute) and not _is_numpy(node.func.value) and \
                     not _uses(node.func.value, variable):
-                return False  # a method of another object (``self.model.copy()``): not the values' own
+                return None  # a method of another object (``self.model.copy()``): not the values' own
             if name in _REDUCTIONS:
                 subjects = ([node.func.value] if isinstance(node.func, ast.Attribute) and name in _METHODS
                             and not _is_numpy(node.func.value) else []) + list(node.args)
                 if any(isinstance(s, ast.Name) and s.id == variable for s in subjects):
-                    return False  # np.sum(r), r.mean(): the shapes the objectives module reads
+                    plain = True
                 reduced = reduced or any(_uses(s, variable) for s in subjects)
         elif isinstance(node, (ast.Lambda, ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom,
                                ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-            return False
+            return None
         elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
-            return False
-    return reduced
+            return None
+    if not reduced:
+        return None
+    return "plain" if plain else "loss"
 
 
 def _called(call: ast.Call) -> Optional[str]:

@@ -96,8 +96,8 @@ class Seeding(Sensor):
                 name, objective = found
                 finding = _mismatch(objective, c, int(values.size), name, seed_site) if uniform else \
                     _scaled_weights(objective, flat, name, seed_site)
-            if finding is None and not uniform:
-                # Neither a mean nor a weighted sum: a loss the program computes from the values otherwise.
+            if finding is None:
+                # Not a mean or weighted sum seeded wrong: is it the derivative of what the host computes?
                 self._check_host_loss(state, arr, values, seed_site, backward_site)
             if finding is None:
                 continue
@@ -133,12 +133,12 @@ class Seeding(Sensor):
             for name in self._names(state, arr):
                 found = registry.attempt("reading the host loss", lambda: _host_loss(
                     name, snap.f_code.co_filename, snap.f_lineno, namespaces))
-                if found is None:
+                if not found:
                     continue
-                values = namespaces[0].get(found.variable)
-                if getattr(values, "size", None) != seed.size:
-                    values = _host(arr)
-                mismatch = registry.attempt("differentiating the host loss", lambda: host_loss.compare(
+                values = _host(arr)
+                if values is None:
+                    return
+                mismatch = registry.attempt("differentiating the host loss", lambda: host_loss.judge(
                     found, values, seed, namespaces))
                 if mismatch is not None:
                     self._report_host_loss(arr, name, mismatch, seed_site, backward_site)
@@ -412,13 +412,12 @@ def _crc_of(values) -> int:
     return zlib.crc32(values.tobytes())
 
 
-def _host_loss(name: str, path: str, line: int, namespaces):
-    """The host loss over ``name``'s host copies in ``path``, before ``line``."""
+def _host_loss(name: str, path: str, line: int, namespaces) -> list:
+    """The scalars computed from ``name``'s values in ``path`` before ``line`` (``host_loss.find``)."""
     tree = objectives.parse(path, namespaces)
     if tree is None:
-        return None
-    copies = objectives.host_copies(tree, name)
-    return host_loss.find(tree, path, copies, line) if copies else None
+        return []
+    return host_loss.find(tree, path, name, objectives.host_copies(tree, name), line)
 
 
 def _host(g):
