@@ -1110,17 +1110,13 @@ def nested_argument_arrays(kernel, func_name: str, count: int) -> List[Optional[
                           None)
         if inner_call is None or call.keywords or inner_call.keywords:
             continue
-        inner = _ValueFlow(set(inner_params), inner_globals, _array_params(inner_def))
-        try:
-            inner.run(inner_def.body)
-        except RecursionError:
-            return unknown
+        taint = _scalar_taint(inner_def, set(inner_params))
         out: List[Optional[Set[int]]] = []
         for arg in inner_call.args[:count]:
             positions: Optional[Set[int]] = set()
-            for path in inner.expr(arg):
-                k = inner_params.index(path.split(".")[0]) if path.split(".")[0] in inner_params else None
-                if k is None or k >= len(call.args):
+            for root in _names_in(arg, taint, set(inner_params)):
+                k = inner_params.index(root)
+                if k >= len(call.args):
                     positions = None
                     break
                 for outer_path in outer.expr(call.args[k]):
@@ -1130,6 +1126,33 @@ def nested_argument_arrays(kernel, func_name: str, count: int) -> List[Optional[
             out.append(positions)
         return out + [None] * (count - len(out))
     return unknown
+
+
+def _scalar_taint(fdef: ast.FunctionDef, params: Set[str]) -> Dict[str, Set[str]]:
+    """Each local of a ``@wp.func`` -> the parameters its value is computed from (scalars included, which
+    ``_ValueFlow`` leaves out: it follows array values)."""
+    taint: Dict[str, Set[str]] = {}
+    assigns = [n for n in ast.walk(fdef) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))]
+    for _ in range(2):  # a loop can carry a value from a later statement to an earlier one
+        for node in assigns:
+            value = getattr(node, "value", None)
+            if value is None:
+                continue
+            deps = _names_in(value, taint, params)
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+                    taint[name] = taint.get(name, set()) | deps
+    return taint
+
+
+def _names_in(expr: ast.expr, taint: Dict[str, Set[str]], params: Set[str]) -> Set[str]:
+    """The parameters ``expr``'s value depends on: those it names, and those its locals came from."""
+    out: Set[str] = set()
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Name):
+            out |= {node.id} if node.id in params else taint.get(node.id, set())
+    return out
 
 
 def _wp_func_def(func_expr: ast.expr, globals_: dict):
