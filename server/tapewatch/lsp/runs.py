@@ -191,6 +191,11 @@ class RunsFeature(Feature):
 
     # -- the run ------------------------------------------------------------
 
+    def _configured(self, path: str, findings: list) -> list:
+        """``findings`` of a run of ``path`` with ``[tool.tapewatch]`` applied, as the CLI applies it."""
+        project = self.server.get_feature(ProjectConfigFeature)
+        return project.for_path(path).apply(findings, named=[path]) if project is not None else findings
+
     async def _execute(self, run: Run) -> Dict[str, Any]:
         settings_feature = self.server.require(SettingsFeature)
         settings, folder = settings_feature.for_path(run.path)
@@ -309,11 +314,8 @@ class RunsFeature(Feature):
             script = next((f.location.path for f in result.findings
                            if f.code in FD_VERDICTS and f.location is not None), None)
             layers[run.path] = layers[run.path] + harness_result(run.path, script, result.findings)
-        project = self.server.get_feature(ProjectConfigFeature)
-        config = project.for_path(run.path) if project is not None else None
         for script, findings in layers.items():
-            if config is not None:
-                findings = config.apply(findings, named=[run.path])  # [tool.tapewatch], as the CLI does
+            findings = self._configured(run.path, findings)
             entries = [entry_of(f, result.script, run.uri, src, cwd=req.cwd or os.path.dirname(run.path),
                                 kind="lint" if f.data.get("source") == "lint" else "run")
                        for f in findings]
@@ -356,9 +358,7 @@ class RunsFeature(Feature):
         if found is None or key in self.results or key in self.active or key in self.no_restore or self.no_restore_all:
             return None
         kept_path, record, findings = found
-        project = self.server.get_feature(ProjectConfigFeature)
-        if project is not None:
-            findings = project.for_path(path).apply(findings, named=[path])
+        findings = self._configured(path, findings)
         diagnostics = self.server.get_feature(DiagnosticsFeature)
         root = evidence.project_root(path)
         result = RunResult(script=path, findings=findings, warp_version=record.get("warp_version") or "",

@@ -173,12 +173,9 @@ class _Harness:
             if source is None:
                 # Reached through another @wp.func: the kernel's arrays the argument depends on decide.
                 through = nested[k] if k < len(nested) else None
-                wants_grad = through is None or any(bool(getattr(
-                    self.entry.args[pos] if pos < len(self.entry.args) else None, "requires_grad", True))
-                    for pos in through)
+                wants_grad = through is None or any(self._carries_grad(pos) for pos in through)
             else:
-                wants_grad = source[0] == "array" and bool(getattr(
-                    self.entry.args[source[1]] if source[1] < len(self.entry.args) else None, "requires_grad", True))
+                wants_grad = source[0] == "array" and self._carries_grad(source[1])
             arrays.append(wp.array(values, dtype=dtype, requires_grad=wants_grad, device=self.entry.device))
             self.values.append(np.asarray(values, dtype=np.float64))
             differentiable.append(wants_grad)
@@ -205,6 +202,11 @@ class _Harness:
         found = {n: (v[row] if v.ndim > 1 else float(v[row])) for n, v in zip(names, self.values) if row < len(v)}
         found.update(self.fixed)
         return found
+
+    def _carries_grad(self, position: int) -> bool:
+        """The launch's argument at ``position`` has a gradient in the program (True when not known)."""
+        arg = self.entry.args[position] if position < len(self.entry.args) else None
+        return bool(getattr(arg, "requires_grad", True))
 
     def _values(self, source, dtype, rng):
         """Sampled inputs: from the launch's arrays, its scalars, or a seeded spread."""

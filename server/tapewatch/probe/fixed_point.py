@@ -126,7 +126,8 @@ class FixedPoint(Sensor):
     def before_backward(self, tape, state, site=None, args=(), kwargs=None) -> None:
         chains = state.__dict__.pop("fixed_point_chains", None)
         for chain in chains.all if chains is not None else ():
-            if chain.prev is not None and not chain.broken and (not chain.steps or chain.steps[-1] != chain.count - 1):
+            # The last change (measured at no launch: none came after it) is always measured.
+            if chain.prev is not None and not chain.broken:
                 self._measure(chain)
             if chain.count >= MIN_STEPS and _still_moving(chain):
                 self._report(chain)

@@ -21,6 +21,7 @@ import ast
 from typing import Any, Dict, List, NamedTuple, Optional
 
 from ..model import Location
+from .syntax import innermost_function
 
 # What an expression may call to be evaluated: NumPy's elementwise arithmetic and reductions.
 _NUMPY = frozenset({"sum", "mean", "average", "dot", "vdot", "inner", "square", "abs", "absolute", "exp", "log",
@@ -56,14 +57,15 @@ class Mismatch(NamedTuple):
 def find(tree: ast.AST, path: str, name: str, copies: List[str], line: int) -> List[HostLoss]:
     """Every scalar the innermost function of ``tree`` holding ``line`` computes before that line from the
     output's values (spelled ``name.numpy()`` or one of ``copies``), intermediates inlined; latest first."""
-    scope = _scope_of(tree, line)
+    scope = innermost_function(tree, line)
     assigns = sorted((n for n in ast.walk(scope) if isinstance(n, ast.Assign) and len(n.targets) == 1
                       and isinstance(n.targets[0], ast.Name) and n.lineno <= line), key=lambda n: n.lineno)
     out: List[HostLoss] = []
+    copied = set(copies)
     for i in range(len(assigns) - 1, -1, -1):
         node = assigns[i]
         spelled: List[str] = []
-        expanded = _expand(node.value, name, set(copies), assigns[:i], MAX_DEPTH, spelled)
+        expanded = _expand(node.value, name, copied, assigns[:i], MAX_DEPTH, spelled)
         shape = _shape(expanded, PLACEHOLDER) if spelled else None
         if shape is None:
             continue
@@ -85,7 +87,7 @@ def judge(losses: List[HostLoss], values, seed, namespaces: List[Dict[str, Any]]
     agrees (the seed is that loss's derivative) or nothing could be evaluated."""
     first: Optional[Mismatch] = None
     for loss in losses:
-        verdict = compare(loss, values, seed, namespaces)
+        verdict = _compare(loss, values, seed, namespaces)
         if verdict is _AGREES:
             return None
         if verdict is not None and first is None and loss.used:
@@ -96,7 +98,7 @@ def judge(losses: List[HostLoss], values, seed, namespaces: List[Dict[str, Any]]
 _AGREES = object()
 
 
-def compare(loss: HostLoss, values, seed, namespaces: List[Dict[str, Any]]):
+def _compare(loss: HostLoss, values, seed, namespaces: List[Dict[str, Any]]):
     """``_AGREES`` when ``seed`` is the loss's derivative at ``values`` (the output's host values), a
     ``Mismatch`` when it is clearly not, None when it could not be told."""
     import numpy as np  # noqa: PLC0415
@@ -120,10 +122,10 @@ def compare(loss: HostLoss, values, seed, namespaces: List[Dict[str, Any]]):
         if not np.isfinite(at(x0.astype(dtype))):
             return None
         rng = np.random.default_rng(20261204)
+        step = 1e-6 * max(1.0, float(np.abs(x0).max()))
         changes, predicted = [], []
         for _ in range(DIRECTIONS):
             d = rng.standard_normal(x0.shape)
-            step = 1e-6 * max(1.0, float(np.abs(x0).max()))
             # Evaluated in float64 whatever the copy's type (``.astype(np.float64)`` in the program or not).
             changes.append((at(x0 + step * d) - at(x0 - step * d)) / (2 * step))
             predicted.append(float((seed * d).sum()))
@@ -178,16 +180,6 @@ def _expand(expr: ast.expr, name: str, copies: set, earlier: list, depth: int, s
             return node
 
     return Inline().visit(copy.deepcopy(expr))
-
-
-def _scope_of(tree: ast.AST, line: int) -> ast.AST:
-    best = tree
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
-                node.lineno <= line <= (node.end_lineno or node.lineno):
-            if best is tree or node.lineno >= best.lineno:  # type: ignore[attr-defined]
-                best = node
-    return best
 
 
 def _uses(expr: ast.AST, name: str) -> bool:

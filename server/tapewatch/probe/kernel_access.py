@@ -997,24 +997,11 @@ def call_argument_sources(kernel, func_name: str, count: int) -> list:
     parameter (the first such), ``("param", position)`` for a bare scalar
     parameter, ``("constant", value)`` for a number, else None.
     """
-    source = warp_seams.kernel_source(kernel)
-    func = getattr(kernel, "func", None)
-    if not source or func is None:
+    parsed = _kernel_flow(kernel)
+    if parsed is None:
         return [None] * count
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError):
-        return [None] * count
-    fdef = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
-    if fdef is None:
-        return [None] * count
-    params = [a.arg for a in fdef.args.args]
-    flow = _ValueFlow(set(params), getattr(func, "__globals__", {}) or {}, _array_params(fdef))
-    # Every local's dependencies first (a call inside an ``if``, after ``r = wp.length(x[i] - x[j])`` there).
-    try:
-        flow.run(fdef.body)
-    except RecursionError:
-        return [None] * count
+    fdef, params, flow = parsed
+    func = kernel.func
     call = next((node for node in ast.walk(fdef) if isinstance(node, ast.Call) and callee(node.func) == func_name),
                 None)
     if call is None:
@@ -1083,26 +1070,16 @@ def nested_argument_arrays(kernel, func_name: str, count: int) -> List[Optional[
     and scalar parameters, which carry no gradient); None where it cannot be told.  Where the kernel calls
     ``func_name`` itself, or nothing can be told, every entry is None (``call_argument_sources`` says it)."""
     unknown: List[Optional[Set[int]]] = [None] * count
-    source = warp_seams.kernel_source(kernel)
-    func = getattr(kernel, "func", None)
-    if not source or func is None:
+    parsed = _kernel_flow(kernel)
+    if parsed is None:
         return unknown
-    try:
-        fdef = next((n for n in ast.parse(textwrap.dedent(source)).body if isinstance(n, ast.FunctionDef)), None)
-    except (SyntaxError, ValueError):
+    fdef, params, outer = parsed
+    if any(isinstance(n, ast.Call) and callee(n.func) == func_name for n in ast.walk(fdef)):
         return unknown
-    if fdef is None or any(isinstance(n, ast.Call) and callee(n.func) == func_name for n in ast.walk(fdef)):
-        return unknown
-    globals_ = getattr(func, "__globals__", {}) or {}
-    params = [a.arg for a in fdef.args.args]
+    globals_ = getattr(kernel.func, "__globals__", {}) or {}
     arrays = _array_params(fdef)
-    outer = _ValueFlow(set(params), globals_, arrays)
-    try:
-        outer.run(fdef.body)
-    except RecursionError:
-        return unknown
     for call in (n for n in ast.walk(fdef) if isinstance(n, ast.Call)):
-        inner_def, inner_globals = _wp_func_def(call.func, globals_)
+        inner_def = _wp_func_def(call.func, globals_)
         if inner_def is None:
             continue
         inner_params = [a.arg for a in inner_def.args.args]
@@ -1155,16 +1132,25 @@ def _names_in(expr: ast.expr, taint: Dict[str, Set[str]], params: Set[str]) -> S
     return out
 
 
-def _wp_func_def(func_expr: ast.expr, globals_: dict):
-    """``(ast.FunctionDef, globals)`` of the ``@wp.func`` a call names, or ``(None, None)``."""
-    name = callee(func_expr)
-    obj = globals_.get(name) if isinstance(func_expr, ast.Name) else None
-    py = getattr(obj, "func", None)
-    text = warp_seams.kernel_source(obj) if py is not None else None
-    if not text:
-        return None, None
+def _wp_func_def(func_expr: ast.expr, globals_: dict) -> Optional[ast.FunctionDef]:
+    """The definition of the ``@wp.func`` a call names, or None."""
+    obj = globals_.get(func_expr.id) if isinstance(func_expr, ast.Name) else None
+    source = warp_seams.kernel_source(obj) if getattr(obj, "func", None) is not None else None
+    return _parse_def(source) if source else None
+
+
+def _kernel_flow(kernel) -> Optional[tuple]:
+    """``(definition, parameter names, _ValueFlow run over its body)`` of a kernel, or None."""
+    func = getattr(kernel, "func", None)
+    source = warp_seams.kernel_source(kernel) if func is not None else None
+    fdef = _parse_def(source) if source else None
+    if fdef is None:
+        return None
+    params = [a.arg for a in fdef.args.args]
+    flow = _ValueFlow(set(params), getattr(func, "__globals__", {}) or {}, _array_params(fdef))
+    # Every local's dependencies first (a call inside an ``if``, after ``r = wp.length(x[i] - x[j])`` there).
     try:
-        node = next((n for n in ast.parse(textwrap.dedent(text)).body if isinstance(n, ast.FunctionDef)), None)
-    except (SyntaxError, ValueError):
-        return None, None
-    return node, getattr(py, "__globals__", {}) or {}
+        flow.run(fdef.body)
+    except RecursionError:
+        return None
+    return fdef, params, flow

@@ -21,6 +21,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 from ..model import Location, Related
 from .related import alloc_site
 from .sites import Site
+from .syntax import innermost_function
 from . import warp_seams
 from .warp_seams import view_parent
 from .sensor import Sensor
@@ -253,11 +254,7 @@ def _scope_statements(site: Site):
         _trees[filename] = tree
     if tree is None:
         return None
-    scope: ast.AST = tree
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= node.end_lineno \
-                and node.lineno >= getattr(scope, "lineno", 0):
-            scope = node
+    scope = innermost_function(tree, line)
     statements = sorted((n for n in ast.walk(scope) if isinstance(n, ast.stmt) and n is not scope),
                         key=lambda n: (n.lineno, n.col_offset))
     return statements, filename, line

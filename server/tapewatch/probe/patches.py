@@ -138,8 +138,7 @@ def program_tracks(wp) -> bool:
 
 
 def _called_from_warp(frame) -> bool:
-    name = frame.f_globals.get("__name__", "") if frame is not None else ""
-    return name.startswith("warp.") and not name.startswith(("warp.tests", "warp.examples"))
+    return frame is not None and warp_seams.warps_own_module(frame.f_globals.get("__name__", ""))
 
 
 # -- taped launches ----------------------------------------------------------------------------------

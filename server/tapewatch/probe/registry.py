@@ -122,29 +122,23 @@ class FindingRegistry:
 
     # --------------------------------------------------------- degradation
     def attempt(self, what: str, step: Callable[[], Any], default: Any = None) -> Any:
-        """Run one step of building a finding; on failure record it and use ``default``.
+        """Run one step of building a finding; on failure record it and use ``default`` (see ``call``)."""
+        return self.call(what, step, default=default)
+
+    def call(self, what: str, step: Callable[..., Any], *args, default: Any = None) -> Any:
+        """``step(*args)``; on failure record it (TW910) and return ``default``.  Arguments are passed, not
+        closed over: the sensor bus and the patch table call it several times per launch.
 
         A step that needed values inside a graph capture is not a failure: it is counted as not
         measured, with the reason (``not_measured``)."""
         try:
-            return step()
-        except CaptureInProgress:
-            self.skip(what, CAPTURE_REASON)
-            return default
-        except Exception as exc:
-            self.internal_error(what, exc)
-            return default
-
-    def call(self, what: str, step: Callable[..., Any], *args) -> Any:
-        """``attempt`` of ``step(*args)``, without a closure per call (a sensor bus calls it per launch)."""
-        try:
             return step(*args)
         except CaptureInProgress:
             self.skip(what, CAPTURE_REASON)
-            return None
+            return default
         except Exception as exc:
             self.internal_error(what, exc)
-            return None
+            return default
 
     def skip(self, what: str, reason: str) -> None:
         """Something the probe would have measured was not: counted per (what, why), told at exit."""

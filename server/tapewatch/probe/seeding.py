@@ -81,7 +81,6 @@ class Seeding(Sensor):
 
     # -- the seed versus the objective ------------------------------------------
     def _check_mean(self, state, seeds, backward_site: Site) -> None:
-        registry = self.tracker.registry
         for arr, values, seed_site in seeds:
             if values is None or values.size < 2 or values.dtype.kind != "f":
                 continue
@@ -102,19 +101,25 @@ class Seeding(Sensor):
             if finding is None:
                 continue
             message, data = finding
-            key = ("TW204", objective.kind, seed_site.key(), name)
-            if registry.bump(key):
-                continue
-            related = [Related(objective.location, "the %s of `%s` the program uses" % (
-                "mean" if objective.kind == "mean" else "weighted sum", name), "objective")]
-            back = backward_site.location((".backward", "backward"))
-            if back is not None and seed_site is not backward_site:
-                related.append(Related(back, "the backward() seeded here", "backward"))
-            registry.report(key, Finding(
-                code="TW204", message=message, location=seed_site.location(("fill_", "assign", "backward")),
-                severity=codes.severity("TW204"), related=related,
-                data=dict(data, array=name, elements=int(values.size), seed=c if uniform else None)),
-                arrays=[arr])
+            self._report(arr, ("TW204", objective.kind, seed_site.key(), name), message,
+                         dict(data, array=name, elements=int(values.size), seed=c if uniform else None),
+                         Related(objective.location, "the %s of `%s` the program uses" % (
+                             "mean" if objective.kind == "mean" else "weighted sum", name), "objective"),
+                         seed_site, backward_site)
+
+    def _report(self, arr, key: tuple, message: str, data: dict, objective: Related, seed_site: Site,
+                backward_site: Site) -> None:
+        """TW204 on the line that seeds, with the objective and the seeded backward() related."""
+        registry = self.tracker.registry
+        if registry.bump(key):
+            return
+        related = [objective]
+        back = backward_site.location((".backward", "backward"))
+        if back is not None and seed_site is not backward_site:
+            related.append(Related(back, "the backward() seeded here", "backward"))
+        registry.report(key, Finding(
+            code="TW204", message=message, location=seed_site.location(("fill_", "assign", "backward")),
+            severity=codes.severity("TW204"), related=related, data=data), arrays=[arr])
 
     def _check_host_loss(self, state, arr, seed, seed_site: Site, backward_site: Site) -> None:
         """TW204 when a seed computed from the output is not the derivative of the loss the program computes
@@ -123,13 +128,9 @@ class Seeding(Sensor):
         frame = frames.innermost_user_frame()
         for site in (seed_site, backward_site):
             snap = site.primary
-            if snap is None:
-                continue
-            namespaces = [snap.f_globals]
-            if frame is not None and frame.f_code is snap.f_code:
-                namespaces.insert(0, frame.f_locals)
-            else:
-                continue  # the loss's other names live in that frame: nothing to evaluate it with
+            if snap is None or frame is None or frame.f_code is not snap.f_code:
+                continue  # the loss's other names live in the seeding frame: nothing to evaluate it with
+            namespaces = [frame.f_locals, snap.f_globals]
             for name in self._names(state, arr):
                 found = registry.attempt("reading the host loss", lambda: _host_loss(
                     name, snap.f_code.co_filename, snap.f_lineno, namespaces))
@@ -145,11 +146,7 @@ class Seeding(Sensor):
                 return
 
     def _report_host_loss(self, arr, name: str, mismatch, seed_site: Site, backward_site: Site) -> None:
-        registry = self.tracker.registry
         loss = mismatch.loss
-        key = ("TW204", "host-loss", seed_site.key(), name)
-        if registry.bump(key):
-            return
         scale = (" (the gradient is %.6g times that loss's)" % (1.0 / mismatch.ratio)
                  if mismatch.ratio not in (None, 0.0) else "")
         message = ("The backward pass is seeded with values that are not the derivative of the loss the program "
@@ -157,16 +154,11 @@ class Seeding(Sensor):
                    "changes at rates the seed does not predict%s. Seed with the derivative of that expression "
                    "with respect to `%s`." % (name, loss.target, loss.location.line, loss.variable, scale,
                                              loss.variable))
-        related = [Related(loss.location, "the loss `%s` the program computes on the host" % loss.target,
-                           "objective")]
-        back = backward_site.location((".backward", "backward"))
-        if back is not None and seed_site is not backward_site:
-            related.append(Related(back, "the backward() seeded here", "backward"))
-        registry.report(key, Finding(
-            code="TW204", message=message, location=seed_site.location(("fill_", "assign", "backward")),
-            severity=codes.severity("TW204"), related=related,
-            data={"kind": "host-loss", "array": name, "loss": loss.target, "ratio": mismatch.ratio}),
-            arrays=[arr])
+        self._report(arr, ("TW204", "host-loss", seed_site.key(), name), message,
+                     {"kind": "host-loss", "array": name, "loss": loss.target, "ratio": mismatch.ratio},
+                     Related(loss.location, "the loss `%s` the program computes on the host" % loss.target,
+                             "objective"),
+                     seed_site, backward_site)
 
     def _objective(self, state, arr, seed_site: Site, backward_site: Site):
         """``(name, Objective)``: what the program computes from ``arr`` near the seed or the backward()."""
@@ -429,6 +421,14 @@ def _nonzero(g) -> bool:
     return values is not None and bool((values != 0).any())
 
 
+def _where(location, seed_site: Site) -> str:
+    """``line 12`` in the seeding file, ``helpers.py:12`` in another."""
+    snap = seed_site.primary
+    if snap is not None and snap.f_code.co_filename == location.path:
+        return "line %d" % location.line
+    return "%s:%d" % (os.path.basename(location.path), location.line)
+
+
 def _scaled_weights(objective, seed, name: str, seed_site: Site):
     """``(message, data)`` when a seed vector is the weighted objective's weights times a factor other than
     one (``np.average(e, weights=W)`` seeded with ``W``: the weights before ``np.average`` divides them by
@@ -447,10 +447,7 @@ def _scaled_weights(objective, seed, name: str, seed_site: Site):
     factor = float(ratios[0])
     if factor == 0.0 or not np.allclose(ratios, factor, rtol=1e-4, atol=0.0) or abs(factor - 1.0) <= 1e-3:
         return None
-    line = "line %d" % objective.location.line
-    snap = seed_site.primary
-    if snap is None or snap.f_code.co_filename != objective.location.path:
-        line = "%s:%d" % (os.path.basename(objective.location.path), objective.location.line)
+    line = _where(objective.location, seed_site)
     # The objective's weights sum to one (a weighted mean): the seed is the raw weights, their sum the factor.
     why = (" (the weights before the mean divides them by their sum, %.6g)" % factor
            if np.isclose(weights.sum(), 1.0, rtol=1e-4) else "")
@@ -462,14 +459,9 @@ def _scaled_weights(objective, seed, name: str, seed_site: Site):
 
 def _mismatch(objective, c: float, n: int, name: str, seed_site: Site):
     """``(message, data)`` when a uniform seed ``c`` over ``n`` elements is not the objective's derivative."""
-    import os  # noqa: PLC0415
-
     import numpy as np  # noqa: PLC0415
 
-    line = "line %d" % objective.location.line
-    snap = seed_site.primary
-    if snap is None or snap.f_code.co_filename != objective.location.path:
-        line = "%s:%d" % (os.path.basename(objective.location.path), objective.location.line)
+    line = _where(objective.location, seed_site)
     seeded = ("with ones over the %d elements of `%s`" % (n, name) if c == 1.0 else
               "with %.6g over the %d elements of `%s`" % (c, n, name))
     if objective.kind == "mean":

@@ -67,11 +67,15 @@ def tape_items(tape) -> List[TapeItem]:
     return out
 
 
+def warps_own_module(name: str) -> bool:
+    """A module of Warp's implementation; Warp's own tests and examples are programs like any other."""
+    return name.startswith("warp.") and not name.startswith(("warp.tests", "warp.examples"))
+
+
 def warps_own_function(func) -> bool:
     """A ``record_func`` backward Warp recorded itself (``wp.copy``'s adjoint copy), not the program's
-    hand-written one; Warp's own tests and examples are programs like any other."""
-    module = getattr(func, "__module__", None) or ""
-    return module.startswith("warp.") and not module.startswith(("warp.tests", "warp.examples"))
+    hand-written one."""
+    return warps_own_module(getattr(func, "__module__", None) or "")
 
 
 def tape_entries(tape) -> list:
