@@ -12,6 +12,8 @@ import ast
 from collections import defaultdict
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
+from tapewatch.warpsrc.vocabulary import ACCUMULATING_ATOMICS
+
 from .exprs import end_pos, pos, walk
 
 Pos = Tuple[int, int]
@@ -129,7 +131,7 @@ def _is_atomic_accumulate(func: ast.expr) -> bool:
     # By attribute name only: body.py has no import table, and no other
     # ``atomic_add`` is callable inside a kernel.
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-    return name in ("atomic_add", "atomic_sub")
+    return name in ACCUMULATING_ATOMICS
 
 
 def _write_base(idx: FunctionIndex, target: ast.AST) -> None:

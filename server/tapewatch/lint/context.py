@@ -16,6 +16,9 @@ import os
 import stat
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
+from tapewatch.warpsrc.source import dotted
+from tapewatch.warpsrc.vocabulary import VALUE_FREE_ADJOINTS
+
 from . import body
 from .exprs import Number, numeric_value, walk
 from .findings import Source
@@ -29,7 +32,7 @@ from .kernels import (
     struct_array_fields,
     warp_function,
 )
-from .names import Names, dotted, unparse
+from .names import Names, unparse
 from .vectypes import ValueType, constructed_type, user_type_from_factory
 
 # Attribute calls the module pass resolves (``wp.set_module_options(...)``, ``wp.kernel(f)``).
@@ -39,10 +42,7 @@ _BODIES = ("body", "orelse", "handlers", "finalbody", "cases")
 
 DEFAULT_MAX_UNROLL = 16  # warp.config.max_unroll's default in every supported release
 
-_LINEAR_CALLS = frozenset(
-    "warp." + n for n in "atomic_add atomic_sub add sub neg pos float16 float32 float64 "
-    "int8 int16 int32 int64 uint8 uint16 uint32 uint64".split()
-)
+_VALUE_FREE_ADJOINTS = frozenset("warp." + n for n in VALUE_FREE_ADJOINTS)
 
 
 class OptionSite:
@@ -165,7 +165,7 @@ class FileContext:
             return True
         if constructed_type(call, self.names, self.user_types) is not None:
             return True
-        return self.names.qualname(call.func) in _LINEAR_CALLS
+        return self.names.qualname(call.func) in _VALUE_FREE_ADJOINTS
 
     def struct_arrays(self, struct: str) -> frozenset:
         if struct not in self._struct_arrays:

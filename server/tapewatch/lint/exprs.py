@@ -98,13 +98,6 @@ def mentions(node: ast.AST, name: str) -> bool:
     return False
 
 
-def root_name(node: ast.AST) -> Optional[ast.Name]:
-    """``a`` for ``a``, ``a[i]``, ``a.b[i].c``: the variable an access path starts from."""
-    while isinstance(node, (ast.Subscript, ast.Attribute)):
-        node = node.value
-    return node if isinstance(node, ast.Name) else None
-
-
 def pos(node: ast.AST):
     """Sort key for source order."""
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))

@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from typing import Dict, Optional
 
+from tapewatch.warpsrc.source import dotted
+
 WARP = "warp"
 
 # Sub-modules whose members users also reach as ``wp.<member>``.  Collapsing
@@ -19,18 +21,6 @@ WARP = "warp"
 # ``config`` are *not* collapsed: their members mean something else at top
 # level (``wp.config.enable_backward`` is not a kernel option).
 _COLLAPSE = frozenset({"_src", "types", "context", "tape", "builtins", "lang", "codegen"})
-
-
-def dotted(node: ast.AST) -> Optional[str]:
-    """``a.b.c`` for a Name/Attribute chain, else None (calls, subscripts...)."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def canonical(qualname: str) -> str:

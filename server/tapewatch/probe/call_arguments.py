@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import ast
 import copy
-import textwrap
 from typing import List, Optional
 
 from . import warp_seams
-from .syntax import callee
+from ..warpsrc.source import callee, parse_def
 
 CAPACITY = 4096  # recorded calls; more threads call it than this: the first ones are kept
 
@@ -31,13 +30,9 @@ def captured_arguments(wp, kernel, entry, func_name: str, kinds: List[Optional[t
     from .singular_ops import load_variant  # noqa: PLC0415
     from .finite_diff import copy_struct  # noqa: PLC0415
 
-    source = warp_seams.kernel_source(kernel)
+    fdef = parse_def(warp_seams.kernel_source(kernel))
     func = getattr(kernel, "func", None)
-    if not source or func is None:
-        return None
-    tree = ast.parse(textwrap.dedent(source))
-    fdef = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
-    if fdef is None:
+    if fdef is None or func is None:
         return None
     recorded = [k for k, t in enumerate(kinds) if t is not None]
     variant_def = _instrument(fdef, func_name, recorded, kinds)

@@ -20,14 +20,13 @@ import ast
 import hashlib
 import os
 import tempfile
-import textwrap
 import types
 from typing import List, NamedTuple, Optional
 
 from ..model import Location, Related
 from . import warp_seams
 from .reached_functions import reached_functions
-from .syntax import callee
+from ..warpsrc.source import callee, parse_def, parse_module
 from .kernel_access import call_argument_sources, nested_argument_arrays
 from .sites import def_location
 
@@ -311,13 +310,9 @@ def _warp_type(wp, ptype):
 def _adjoint_assignments(grad) -> List[tuple]:
     """``[(input, location)]`` of ``wp.adjoint[input] = ...`` statements (not ``+=``)."""
     func = getattr(grad, "func", None)
-    source = warp_seams.kernel_source(grad)
+    tree = parse_module(warp_seams.kernel_source(grad))
     code = getattr(func, "__code__", None)
-    if not source or code is None:
-        return []
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError):
+    if tree is None or code is None:
         return []
     out = []
     for node in ast.walk(tree):
@@ -341,13 +336,9 @@ def _adjoint_statement(grad, input_name: str, without_name: Optional[str] = None
     failing inputs ran, when known (``taken``: their lines in the source); with ``without_name``, the first
     whose value does not use that name)."""
     func = getattr(grad, "func", None)
-    source = warp_seams.kernel_source(grad)
+    tree = parse_module(warp_seams.kernel_source(grad))
     code = getattr(func, "__code__", None)
-    if not source or code is None:
-        return None
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError):
+    if tree is None or code is None:
         return None
     found = []
     for node in ast.walk(tree):
@@ -381,12 +372,10 @@ def _statements_taken(grad, inputs: Optional[dict]) -> Optional[set]:
     loop, a call it does not know): then nothing is assumed."""
     if not inputs:
         return None
-    source = warp_seams.kernel_source(grad)
-    if not source:
+    fdef = parse_def(warp_seams.kernel_source(grad))
+    if fdef is None:
         return None
     try:
-        tree = ast.parse(textwrap.dedent(source))
-        fdef = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
         env = dict(inputs)
         code = getattr(getattr(grad, "func", None), "__code__", None)
         if code is not None and code.co_argcount:

@@ -20,7 +20,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import runpy as _runpy
 
 from ..installed import is_installed
-from .syntax import callee
+from ..warpsrc.source import callee, file_tree, root_name
 
 _TAPEWATCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _skip_prefixes: Tuple[str, ...] = (_TAPEWATCH_DIR + os.sep,)
@@ -219,13 +219,8 @@ MAX_KEPT_CALLS = 256
 def _calls_in(filename: str, module_globals=None) -> List[ast.Call]:
     """Every call in a file, parsed once, indexed by span and by line (cost is per file, not per event)."""
     if filename not in _calls:
-        lines = linecache.getlines(filename, module_globals)
-        calls: List[ast.Call] = []
-        try:
-            tree = ast.parse("".join(lines), filename)
-            calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
-        except (SyntaxError, ValueError, RecursionError):
-            pass
+        tree = file_tree(filename, module_globals)
+        calls: List[ast.Call] = [n for n in ast.walk(tree) if isinstance(n, ast.Call)] if tree is not None else []
         _calls[filename] = calls
         spans: Dict[tuple, ast.Call] = {}
         by_line: Dict[int, List[ast.Call]] = {}
@@ -450,7 +445,7 @@ def caller_expression(text: str, frame, caller) -> Optional[str]:
 
 def _outer_expression(expr: ast.expr, frame, caller) -> Optional[ast.expr]:
     """``expr`` (written in ``frame``) as the caller wrote it, or None to stop there."""
-    root = _root(expr)
+    root = root_name(expr)
     if root is None or caller is None:
         return None
     code = frame.f_code
@@ -481,13 +476,6 @@ def _keyword_argument(call: ast.Call, name: str, expr: ast.expr) -> Optional[ast
         if kw.arg == name:
             return _replace_root(expr, kw.value)
     return None
-
-
-def _root(expr: ast.expr) -> Optional[ast.Name]:
-    """``s`` in ``s``, ``s.q``, ``s[0].q``."""
-    while isinstance(expr, (ast.Attribute, ast.Subscript)):
-        expr = expr.value
-    return expr if isinstance(expr, ast.Name) else None
 
 
 def _replace_root(expr: ast.expr, new_root: ast.expr) -> ast.expr:

@@ -16,7 +16,6 @@ Reported at once, at the read, when the cleared gradient was not all zeros.
 from __future__ import annotations
 
 import ast
-import linecache
 import os
 import weakref
 from typing import Any, List, NamedTuple
@@ -26,7 +25,7 @@ from ..model import Finding, Related
 from . import grad_facts, related as rel
 from .numpy_writes import grad_reference_before, view_read_after
 from .sites import Site, ordering_snap
-from .syntax import callee
+from ..warpsrc.source import callee, file_tree
 from .sensor import Sensor
 
 
@@ -294,10 +293,7 @@ def statement_at(path: str, line: int, module_globals=None):
     """The innermost statement of ``path`` that spans ``line`` (None when the file cannot be parsed)."""
     known = _STATEMENTS.get(path)
     if known is None:
-        try:
-            tree = ast.parse("".join(linecache.getlines(path, module_globals)))
-        except (SyntaxError, ValueError, RecursionError):
-            tree = None
+        tree = file_tree(path, module_globals)
         known = _STATEMENTS[path] = [(n.lineno, n.end_lineno or n.lineno, n) for n in ast.walk(tree)
                                      if isinstance(n, ast.stmt)] if tree is not None else []
     spanning = [(last - first, node) for first, last, node in known if first <= line <= last]

@@ -25,36 +25,13 @@ from __future__ import annotations
 import ast
 from collections import Counter
 import operator
-import textwrap
 from typing import Any, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple
 
 from . import warp_seams
-from .syntax import callee
-
-# Builtins that write their first argument (Warp treats them as writes).
-_ATOMICS = {
-    "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch",
-    "atomic_and", "atomic_or", "atomic_xor",
-}
-_WRITERS = _ATOMICS | {"tile_store", "tile_atomic_add", "array_store"}
-# Uses of an array that do not read its data.
-_METADATA_ATTRS = {"shape", "ndim", "size", "dtype", "strides", "ptr"}
-_METADATA_CALLS = {"len", "address", "view"}
-# Calls whose result is linear in every argument (constructors, casts, sums).
-_LINEAR_CALLS = {
-    "vec2", "vec3", "vec4", "vector", "mat22", "mat33", "mat44", "matrix", "quat", "quaternion",
-    "add", "sub", "neg", "transpose", "float", "float32", "float64", "float16", "vec2f", "vec3f", "vec4f",
-    "vec2d", "vec3d", "vec4d", "spatial_vector", "transform_vector",
-}
-# Tile operations that move or linearly combine values (an FFT is linear, a transpose moves values).
-_LINEAR_CALLS |= {
-    "tile_load", "tile_store", "tile_atomic_add", "array_store", "tile_fft", "tile_ifft", "tile_transpose",
-    "tile_broadcast", "tile_view", "tile_reshape", "tile_squeeze", "tile_sum", "tile_add", "tile_assign",
-    "tile", "untile", "tile_extract",
-}
-# Calls that are linear in each argument separately (bilinear): like a product.
-_BILINEAR_CALLS = {"mul", "dot", "cross", "outer", "ddot", "cw_mul", "quat_rotate", "transform_point",
-                   "tile_matmul"}
+from ..warpsrc.source import callee, parse_def, resolve
+from ..warpsrc.vocabulary import (
+    ACCUMULATING_ATOMICS, ATOMICS, BILINEAR_CALLS, LINEAR_CALLS, METADATA_ATTRS, METADATA_CALLS, WRITERS,
+)
 
 
 class IntraKernelWrite(NamedTuple):
@@ -169,16 +146,8 @@ def _prefixes(path: str) -> List[str]:
 
 def analyze_source(source: str, first_line: int, globals_: Optional[dict] = None) -> KernelAccess:
     """Analyse a ``def`` (kernel or function) given its source and file line."""
-    func = _parse_def(source)
+    func = parse_def(source)
     return EMPTY if func is None else _analyze_def(func, first_line, globals_)
-
-
-def _parse_def(source: str) -> Optional[ast.FunctionDef]:
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError):
-        return None
-    return next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
 
 
 def _analyze_def(func: ast.FunctionDef, first_line: int, globals_: Optional[dict] = None) -> KernelAccess:
@@ -455,7 +424,7 @@ def _used_atomics(func: ast.FunctionDef, params: Set[str], offset: int) -> List[
     discarded = {id(n.value) for n in ast.walk(func) if isinstance(n, ast.Expr)}
     out = []
     for node in ast.walk(func):
-        if isinstance(node, ast.Call) and callee(node.func) in _ATOMICS and id(node) not in discarded:
+        if isinstance(node, ast.Call) and callee(node.func) in ATOMICS and id(node) not in discarded:
             target = param_path(node.args[0], params) if node.args else None
             out.append(AtomicUse(node.lineno + offset, node.col_offset + 1, callee(node.func), target))
     return out
@@ -526,7 +495,7 @@ class _AccessVisitor(ast.NodeVisitor):
         self.visit(node.slice)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        if node.attr in _METADATA_ATTRS and self._path(node.value):
+        if node.attr in METADATA_ATTRS and self._path(node.value):
             return  # x.shape[0] reads no data
         name = self._path(node)
         if name is not None and isinstance(node.ctx, ast.Load) and "." in name:
@@ -573,9 +542,9 @@ class _AccessVisitor(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         fname = callee(node.func)
-        if fname in _METADATA_CALLS:
+        if fname in METADATA_CALLS:
             return
-        if fname in _WRITERS and node.args:
+        if fname in WRITERS and node.args:
             name = self._path(node.args[0])
             if name is not None:
                 # Its index and value are evaluated (read) before it writes.
@@ -653,7 +622,7 @@ class _AccessVisitor(ast.NodeVisitor):
         if not source or getattr(target, "func", None) is None:
             return None
         code = target.func.__code__
-        fdef = _parse_def(source)
+        fdef = parse_def(source)
         access = EMPTY if fdef is None else _analyze_def(fdef, code.co_firstlineno,
                                                           getattr(target.func, "__globals__", {}))
         params = code.co_varnames[: code.co_argcount]
@@ -791,7 +760,7 @@ class _ValueFlow:
                 return {path}
             return self.expr(node.value)  # a component of a local vector
         if isinstance(node, ast.Attribute):
-            if node.attr in _METADATA_ATTRS:
+            if node.attr in METADATA_ATTRS:
                 return set()
             path = self._path(node)
             if path is not None:
@@ -846,14 +815,14 @@ class _ValueFlow:
 
     def call(self, node: ast.Call) -> Set[str]:
         name = callee(node.func)
-        if name in _METADATA_CALLS:
+        if name in METADATA_CALLS:
             return set()
-        if name in _ATOMICS and node.args:
+        if name in ATOMICS and node.args:
             # atomic_add(arr, index..., value): the value is accumulated (linear); the rest index.
             for arg in node.args[1:-1]:
                 self.need(self.expr(arg))
             value = self.expr(node.args[-1]) if len(node.args) > 1 else set()
-            if name not in ("atomic_add", "atomic_sub"):
+            if name not in ACCUMULATING_ATOMICS:
                 self.need(value)  # min/max/exchange select by value
             self.written |= value
             return set()
@@ -865,9 +834,9 @@ class _ValueFlow:
                                    if isinstance(a, (ast.Name, ast.Attribute))) if path is not None}
         if whole:
             self.written |= deps | whole
-        if name in _LINEAR_CALLS:
+        if name in LINEAR_CALLS:
             return deps
-        if name in _BILINEAR_CALLS and len(args) >= 2:
+        if name in BILINEAR_CALLS and len(args) >= 2:
             self.product(args[0], set().union(*args[1:]), ast.Mult())
             return deps
         if name == "where" or name == "select":
@@ -1041,15 +1010,7 @@ def _compile_time_number(expr: ast.expr, globals_: dict) -> bool:
 def _global_number(expr: ast.expr, globals_: dict) -> Optional[float]:
     """The value of a module-level number the kernel names (``DELTA``, ``cfg.DELTA``, a ``wp.constant``):
     fixed when the kernel is compiled, so no gradient flows into it."""
-    parts = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if not isinstance(expr, ast.Name) or expr.id not in globals_:
-        return None
-    value = globals_[expr.id]
-    for attr in reversed(parts):
-        value = getattr(value, attr, None)
+    value = resolve(expr, [globals_])
     value = getattr(value, "val", value)  # wp.constant(...) of older Warp wraps the value
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         try:
@@ -1136,14 +1097,14 @@ def _wp_func_def(func_expr: ast.expr, globals_: dict) -> Optional[ast.FunctionDe
     """The definition of the ``@wp.func`` a call names, or None."""
     obj = globals_.get(func_expr.id) if isinstance(func_expr, ast.Name) else None
     source = warp_seams.kernel_source(obj) if getattr(obj, "func", None) is not None else None
-    return _parse_def(source) if source else None
+    return parse_def(source) if source else None
 
 
 def _kernel_flow(kernel) -> Optional[tuple]:
     """``(definition, parameter names, _ValueFlow run over its body)`` of a kernel, or None."""
     func = getattr(kernel, "func", None)
     source = warp_seams.kernel_source(kernel) if func is not None else None
-    fdef = _parse_def(source) if source else None
+    fdef = parse_def(source) if source else None
     if fdef is None:
         return None
     params = [a.arg for a in fdef.args.args]

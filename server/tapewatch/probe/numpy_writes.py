@@ -14,11 +14,11 @@ in the same function), with the ``.numpy()`` call related; else at the
 from __future__ import annotations
 
 import ast
-import linecache
 import zlib
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, List, NamedTuple, Optional, Tuple
 
 from ..model import Location, Related
+from ..warpsrc.source import file_tree
 from .related import alloc_site
 from .sites import Site
 from .syntax import innermost_function
@@ -135,7 +135,6 @@ def _wraps_numpy_buffer(arr) -> bool:
 # -- where the view is written, from the source ---------------------------------
 _IN_PLACE_METHODS = frozenset({"fill", "sort", "put", "itemset", "partition", "byteswap"})
 _IN_PLACE_FUNCTIONS = frozenset({"copyto", "put", "place", "putmask", "put_along_axis", "fill_diagonal"})
-_trees: Dict[str, Optional[ast.Module]] = {}
 
 
 def view_writes(site: Site) -> Tuple[Optional[str], List[Location]]:
@@ -245,13 +244,7 @@ def _scope_statements(site: Site):
     if snap is None:
         return None
     filename, line = snap.f_code.co_filename, snap.f_lineno
-    tree = _trees.get(filename)
-    if filename not in _trees:
-        try:
-            tree = ast.parse("".join(linecache.getlines(filename, snap.f_globals)), filename)
-        except (SyntaxError, ValueError, RecursionError):
-            tree = None
-        _trees[filename] = tree
+    tree = file_tree(filename, snap.f_globals)
     if tree is None:
         return None
     scope = innermost_function(tree, line)

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import ast
 import inspect
-import linecache
 from typing import Any, Dict, Iterable, NamedTuple, Optional
 
 from ..model import Location
 from . import frames
+from ..warpsrc.source import file_tree, resolve
 
 
 class Objective(NamedTuple):
@@ -43,7 +43,7 @@ _VETO = object()  # the scope also sums the output: no objective can be told
 def find(name: str, path: str, namespaces: Iterable[Dict[str, Any]]) -> Optional[Objective]:
     """The objective ``name`` (as the program spells the output) enters in the file ``path``."""
     namespaces = list(namespaces)
-    tree = parse(path, namespaces)
+    tree = file_tree(path, namespaces[-1] if namespaces else None)
     if tree is None:
         return None
     found = None
@@ -166,7 +166,7 @@ def _masked(subjects, name: str, namespaces):
         if not (isinstance(subject, ast.Subscript) and _mentions(subject.value, name)
                 and not _mentions(subject.slice, name)):
             continue
-        mask = _resolve(subject.slice, namespaces)
+        mask = resolve(subject.slice, namespaces)
         if type(mask).__module__ == "numpy" and getattr(mask, "dtype", None) == np.bool_ and mask.ndim == 1 \
                 and 0 < int(mask.sum()) < mask.size:
             return mask.astype(np.float64)
@@ -193,7 +193,7 @@ def _constant(expr, namespaces):
     try:
         value = ast.literal_eval(expr)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        value = _resolve(expr, namespaces)
+        value = resolve(expr, namespaces)
     if isinstance(value, (list, tuple)) or type(value).__module__ == "numpy":
         try:
             values = np.asarray(value, dtype=np.float64)
@@ -212,7 +212,7 @@ def _user_calls(tree, name: str, namespaces):
         for position, arg in enumerate(node.args):
             if not _mentions(arg, name):
                 continue
-            function = _resolve(node.func, namespaces)
+            function = resolve(node.func, namespaces)
             code = getattr(function, "__code__", None)
             if code is None or not frames.is_user_file(code.co_filename):
                 break
@@ -222,25 +222,9 @@ def _user_calls(tree, name: str, namespaces):
             break
 
 
-def _resolve(expr, namespaces):
-    chain = []
-    while isinstance(expr, ast.Attribute):
-        chain.append(expr.attr)
-        expr = expr.value
-    if not isinstance(expr, ast.Name):
-        return None
-    for namespace in namespaces:
-        if expr.id in namespace:
-            value = namespace[expr.id]
-            for attr in reversed(chain):
-                value = getattr(value, attr, None)
-            return value
-    return None
-
-
 def _in_function(function, parameter: str) -> Any:
     code = function.__code__
-    tree = parse(code.co_filename, [function.__globals__])
+    tree = file_tree(code.co_filename, function.__globals__)
     if tree is None:
         return None
     node = next((n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -252,27 +236,6 @@ def _in_function(function, parameter: str) -> Any:
 
 def _def_line(node) -> int:
     return node.decorator_list[0].lineno if node.decorator_list else node.lineno
-
-
-# path -> (linecache's lines for it, their tree): a backward() seeded by hand in a loop asks again every
-# iteration; the tree is reused while linecache holds the same lines.
-_TREES: Dict[str, tuple] = {}
-
-
-def parse(path: str, namespaces: list):
-    module_globals = namespaces[-1] if namespaces else None
-    lines = linecache.getlines(path, module_globals)
-    kept = _TREES.get(path)
-    if kept is not None and kept[0] is lines:
-        return kept[1]
-    try:
-        tree = ast.parse("".join(lines))
-    except (SyntaxError, ValueError):
-        tree = None
-    if len(_TREES) >= 64:
-        _TREES.clear()
-    _TREES[path] = (lines, tree)
-    return tree
 
 
 def _loc(path: str, node) -> Location:

@@ -10,11 +10,10 @@ adjoint is listed but not entered: its adjoint is the math, not its body.
 from __future__ import annotations
 
 import ast
-import textwrap
 from typing import Any, Iterator, Optional, Tuple
 
 from . import warp_seams
-from .syntax import callee
+from ..warpsrc.source import callee, parse_module
 
 MAX_FUNCTIONS = 32  # distinct functions listed per kernel (a bound on the parsing, not a hint)
 
@@ -28,9 +27,8 @@ def reached_functions(wp, kernel) -> Iterator[Tuple[str, Any]]:
     seen: set = set()
     while queue:
         source, env = queue.pop(0)
-        try:
-            tree = ast.parse(textwrap.dedent(source))
-        except (SyntaxError, ValueError):
+        tree = parse_module(source)
+        if tree is None:
             continue
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):

@@ -13,6 +13,7 @@ import re
 from typing import List, Optional, Tuple
 
 from ..model import Location, Related
+from ..warpsrc.source import file_tree
 from . import frames, warp_seams
 from .sites import Site, def_location
 
@@ -222,10 +223,7 @@ def enclosing_loop(site: Site) -> Optional[Location]:
         path = snap.f_code.co_filename
         loops = _LOOPS.get(path)
         if loops is None:
-            try:
-                tree = ast.parse("".join(linecache.getlines(path, snap.f_globals)))
-            except (SyntaxError, ValueError, RecursionError):
-                tree = None
+            tree = file_tree(path, snap.f_globals)
             loops = _LOOPS[path] = [(n.lineno, n.end_lineno or n.lineno, Location(path, n.lineno, n.col_offset + 1))
                                     for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))] if tree else []
         around = [(last - first, loc) for first, last, loc in loops
@@ -253,9 +251,8 @@ def ring_size(site: Site) -> Optional[Tuple[Location, str, int]]:
 
 
 def _rings_in(path: str, module_globals) -> list:
-    try:
-        tree = ast.parse("".join(linecache.getlines(path, module_globals)))
-    except (SyntaxError, ValueError, RecursionError):
+    tree = file_tree(path, module_globals)
+    if tree is None:
         return []
     sizes = {ast.unparse(n.slice.right) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
              and isinstance(n.slice, ast.BinOp) and isinstance(n.slice.op, ast.Mod)}
@@ -412,11 +409,8 @@ def _rebindings_in(path: str, module_globals) -> list:
     known = _REBINDINGS.get(path)
     if known is None:
         known = []
+        tree = file_tree(path, module_globals)
         source = "".join(linecache.getlines(path, module_globals))
-        try:
-            tree = ast.parse(source, path)
-        except (SyntaxError, ValueError, RecursionError):
-            tree = None
         statements = list(_statements(tree.body)) if tree is not None else []
         # The body span of every loop, for a swap: (first body line, last body line).
         loops = [(n.body[0].lineno, n.body[-1].end_lineno or n.body[-1].lineno)

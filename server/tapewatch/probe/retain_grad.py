@@ -14,12 +14,12 @@ from __future__ import annotations
 import ast
 import linecache
 import re
-import textwrap
 from typing import Any, NamedTuple, Optional
 
 from .. import codes
 from ..model import Finding, Related
 from . import frames, related as rel, warp_seams
+from ..warpsrc.source import parse_def
 from .kernel_access import kernel_access, patterns_apart
 from .sites import SITE_DEPTH, Site
 from .sensor import Sensor
@@ -248,11 +248,7 @@ def _indent(text: str) -> int:
 def _boundary_pass(writer: Writer) -> bool:
     """The launch writes the array only under a test of its thread index (``if side == 0:``,
     ``if i == 0 or j == N - 1:``): a pass over a boundary of the array, not a second full assignment."""
-    source = warp_seams.kernel_source(writer.record.kernel)
-    if not source:
-        return False
-    tree = ast.parse(textwrap.dedent(source))
-    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
+    fn = parse_def(warp_seams.kernel_source(writer.record.kernel))
     if fn is None:
         return False
     label = writer.record.access_label(writer.access)

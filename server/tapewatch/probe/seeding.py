@@ -25,6 +25,7 @@ import os
 from typing import Any, Dict, List, NamedTuple, Optional
 
 from .. import codes
+from ..warpsrc.source import file_tree
 from ..model import Finding, Related
 from . import frames, host_loss, objectives, warp_seams
 from .sites import Site
@@ -406,7 +407,7 @@ def _crc_of(values) -> int:
 
 def _host_loss(name: str, path: str, line: int, namespaces) -> list:
     """The scalars computed from ``name``'s values in ``path`` before ``line`` (``host_loss.find``)."""
-    tree = objectives.parse(path, namespaces)
+    tree = file_tree(path, namespaces[-1] if namespaces else None)
     if tree is None:
         return []
     return host_loss.find(tree, path, name, objectives.host_copies(tree, name), line)

@@ -22,25 +22,19 @@ import hashlib
 import os
 import shutil
 import tempfile
-import textwrap
 import types
 from typing import List, NamedTuple, Optional
 
 from ..model import Location, Related
 from . import frames, warp_seams
 from .reached_functions import reached_functions
-from .syntax import callee
+from ..warpsrc.source import callee, parse_def
+from ..warpsrc.vocabulary import ANY, HAZARDS, LOW, SINGULAR_DERIVATIVES
 
-# name -> (helper testing its operand, how its derivative is singular)
-_SUSPECTS = {
-    "sqrt": ("_tw_le0", "the derivative of sqrt(x), 1/(2·sqrt(x)), is infinite at x = 0 (NaN below)"),
-    "log": ("_tw_le0", "the derivative of log(x), 1/x, is infinite at x = 0 (NaN below)"),
-    "log2": ("_tw_le0", "the derivative of log2(x) is infinite at x = 0"),
-    "log10": ("_tw_le0", "the derivative of log10(x) is infinite at x = 0"),
-    "acos": ("_tw_abs_ge1", "the derivative of acos(x), -1/sqrt(1-x²), is infinite at x = ±1"),
-    "asin": ("_tw_abs_ge1", "the derivative of asin(x), 1/sqrt(1-x²), is infinite at x = ±1"),
-    "pow": ("_tw_le0", "the derivative of pow(b, e) is infinite or NaN for a base b ≤ 0"),
-}
+# name -> (helper testing its operand, how its derivative is singular); the helper tests the side of the
+# operation's domain where it is singular.
+_TESTS = {LOW: "_tw_le0", ANY: "_tw_abs_ge1"}
+_SUSPECTS = {name: (_TESTS[HAZARDS[name]], why) for name, why in SINGULAR_DERIVATIVES.items()}
 _HELPERS = '''
 from typing import Any
 
@@ -157,16 +151,9 @@ def locate(wp, kernel, entry, guess: bool = True) -> Optional[Statement]:
 
 
 def _parse(obj, name: str) -> Optional[_Body]:
-    source = warp_seams.kernel_source(obj)
+    fdef = parse_def(warp_seams.kernel_source(obj))
     func = getattr(obj, "func", None)
-    if not source or func is None:
-        return None
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError):
-        return None
-    fdef = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
-    if fdef is None:
+    if fdef is None or func is None:
         return None
     return _Body(name, fdef, func.__code__.co_filename, func.__code__.co_firstlineno - 1,
                  getattr(func, "__globals__", {}) or {})

@@ -5,15 +5,6 @@ from __future__ import annotations
 import ast
 
 
-def callee(func: ast.expr) -> str:
-    """The name a call is spelled with: ``f`` for ``f(...)`` and ``mod.f(...)``; ``""`` otherwise."""
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    if isinstance(func, ast.Name):
-        return func.id
-    return ""
-
-
 def innermost_function(tree: ast.AST, line: int) -> ast.AST:
     """The innermost function definition of ``tree`` that holds ``line``, or ``tree`` itself (module code)."""
     scope: ast.AST = tree

@@ -10,11 +10,10 @@ related location).  Files of installed packages and of Warp are flagged
 from __future__ import annotations
 
 import ast
-import textwrap
 from typing import Dict
 
 from . import frames, warp_seams
-from .syntax import callee
+from ..warpsrc.source import callee, dotted_parts, parse_module
 from .sites import Site, def_location
 from .sensor import Sensor
 
@@ -98,22 +97,15 @@ def called_functions(kernel) -> list:
 
 def _called_chains(fn) -> list:
     """Dotted callee names in a Warp function's source: ``[("horner",), ("helpers", "horner")]``."""
-    source = warp_seams.kernel_source(fn)
-    if not source:
-        return []
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError):
+    tree = parse_module(warp_seams.kernel_source(fn))
+    if tree is None:
         return []
     chains = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            parts, func = [], node.func
-            while isinstance(func, ast.Attribute):
-                parts.insert(0, func.attr)
-                func = func.value
-            if isinstance(func, ast.Name):
-                chains.append((func.id, *parts))
+            parts = dotted_parts(node.func)
+            if parts is not None:
+                chains.append(tuple(parts))
     return chains
 
 
@@ -133,12 +125,8 @@ def _resolve(scope: dict, chain: tuple):
 
 
 def _called_names(kernel) -> set:
-    source = warp_seams.kernel_source(kernel)
-    if not source:
-        return set()
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError):
+    tree = parse_module(warp_seams.kernel_source(kernel))
+    if tree is None:
         return set()
     out = set()
     for node in ast.walk(tree):

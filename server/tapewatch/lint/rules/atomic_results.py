@@ -20,6 +20,7 @@ import ast
 from typing import Iterator
 
 from tapewatch.model import Finding
+from tapewatch.warpsrc.vocabulary import ATOMICS
 
 from .. import findings
 from ..context import FileContext
@@ -27,9 +28,6 @@ from ..kernels import FUNC_REPLAY, KERNEL, WarpFunction
 
 CODE = "TW308"
 
-_ATOMICS = frozenset(
-    "atomic_add atomic_sub atomic_min atomic_max atomic_cas atomic_exch atomic_and atomic_or atomic_xor".split()
-)
 
 
 FUNCTIONS = "differentiated"  # check_function runs on each function Warp differentiates
@@ -47,7 +45,7 @@ def check_function(ctx: FileContext, fn: WarpFunction) -> Iterator[Finding]:
             continue
         q = ctx.names.qualname(node.func) or ""
         op = q.rsplit(".", 1)[-1]
-        if not q.startswith("warp.") or op not in _ATOMICS:
+        if not q.startswith("warp.") or op not in ATOMICS:
             continue
         yield findings.make(
             ctx.src, CODE,
@@ -90,7 +88,7 @@ def _writes_differentiable(ctx: FileContext, fn: WarpFunction) -> bool:
                 return True
         if isinstance(node, ast.Call):
             q = ctx.names.qualname(node.func) or ""
-            if q.startswith("warp.") and q.rsplit(".", 1)[-1] in _ATOMICS:
+            if q.startswith("warp.") and q.rsplit(".", 1)[-1] in ATOMICS:
                 first = node.args[0] if node.args else None
                 if not (isinstance(first, ast.Name) and _integer_array(fn, first.id)):
                     return True
@@ -121,7 +119,7 @@ def _reads_after_accumulating(ctx: FileContext, fn) -> Iterator[Finding]:
         if id(node) not in fn.index.statement_calls or not node.args or not isinstance(node.args[0], ast.Name):
             continue
         q = ctx.names.qualname(node.func) or ""
-        if q.startswith("warp.") and q.rsplit(".", 1)[-1] in _ATOMICS and node.args[0].id in fn.array_params:
+        if q.startswith("warp.") and q.rsplit(".", 1)[-1] in ATOMICS and node.args[0].id in fn.array_params:
             first.setdefault(node.args[0].id, node)
     elements = None  # id(Name) -> the subscript reading through it, built once per kernel when needed
     for name, atomic in first.items():

@@ -33,10 +33,11 @@ import ast
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from tapewatch.model import Finding
+from tapewatch.warpsrc.source import root_name
 
 from .. import findings
 from ..context import FileContext
-from ..exprs import end_pos, mentions, pos, root_name, walk
+from ..exprs import end_pos, mentions, pos, walk
 from ..kernels import KERNEL, WarpFunction
 from ..loops import dynamic_reason, unrollable
 

@@ -31,6 +31,7 @@ import ast
 from typing import Iterator, List, Optional, Set, Tuple
 
 from tapewatch.model import Finding
+from tapewatch.warpsrc.vocabulary import ANY, DIVISIONS, HAZARDS, HIGH, LOW
 
 from .. import findings
 from ..context import FileContext
@@ -40,17 +41,9 @@ from ..names import unparse
 
 CODE = "TW304"
 
-# Hazard -> which guards neutralise it: "low" (max/clamp/+eps), "high" (min/clamp), "any".
-_LOW, _HIGH, _ANY = "low", "high", "any"
-_HAZARD_CALLS = {
-    "exp": _HIGH, "sinh": _HIGH, "cosh": _HIGH, "tan": _ANY,
-    "log": _LOW, "log2": _LOW, "log10": _LOW, "sqrt": _LOW, "cbrt": _LOW,
-    "acos": _ANY, "asin": _ANY, "atan2": _ANY, "length": _LOW, "normalize": _LOW,
-    "inverse": _ANY, "erfinv": _ANY, "erfcinv": _ANY, "pow": _LOW,
-}
-_DIVISIONS = ("div", "cw_div")  # second argument is the divisor
-_GUARDS = {_LOW: ("max", "clamp", "where", "select"), _HIGH: ("min", "clamp", "where", "select"),
-           _ANY: ("max", "min", "clamp", "where", "select")}
+# Which guards neutralise a hazard (vocabulary.HAZARDS gives each operation's side).
+_GUARDS = {LOW: ("max", "clamp", "where", "select"), HIGH: ("min", "clamp", "where", "select"),
+           ANY: ("max", "min", "clamp", "where", "select")}
 _OPERAND_KEYWORDS = ("value_if_true", "value_if_false")
 
 
@@ -117,7 +110,7 @@ def _hazard(ctx: FileContext, node: ast.AST) -> Optional[Tuple[str, str]]:
     if isinstance(node, ast.BinOp):
         if isinstance(node.op, ast.Div) and not _safe_divisor(ctx, node.right):
             return "division", "division by `%s`" % unparse(node.right)
-        if isinstance(node.op, ast.Pow) and not _safe_exponent(ctx, node.right) and not _guarded(ctx, node.left, _LOW):
+        if isinstance(node.op, ast.Pow) and not _safe_exponent(ctx, node.right) and not _guarded(ctx, node.left, LOW):
             return "pow", "`**`"
         return None
     if not isinstance(node, ast.Call):
@@ -126,9 +119,9 @@ def _hazard(ctx: FileContext, node: ast.AST) -> Optional[Tuple[str, str]]:
     if not q or not q.startswith("warp.") or q.count(".") != 1:
         return None
     name = q[5:]
-    if name in _DIVISIONS and len(node.args) >= 2 and not _safe_divisor(ctx, node.args[1]):
+    if name in DIVISIONS and len(node.args) >= 2 and not _safe_divisor(ctx, node.args[1]):
         return "division", "division by `%s`" % unparse(node.args[1])
-    guard = _HAZARD_CALLS.get(name)
+    guard = HAZARDS.get(name)
     if guard is None or not node.args:
         return None
     if name == "pow" and len(node.args) >= 2 and _safe_exponent(ctx, node.args[1]):
@@ -142,7 +135,7 @@ def _guarded(ctx: FileContext, arg: ast.expr, kind: str) -> bool:
     if isinstance(arg, ast.Call) and ctx.names.is_warp(arg.func, *_GUARDS[kind]):
         return True
     # ``x + 1e-6``: the usual epsilon keeping a non-negative quantity off zero.
-    if kind == _LOW and isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Add):
+    if kind == LOW and isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Add):
         for side in (arg.left, arg.right):
             value = ctx.numeric(side)
             if value is not None and value > 0:
@@ -154,7 +147,7 @@ def _safe_divisor(ctx: FileContext, divisor: ast.expr) -> bool:
     value = ctx.numeric(divisor)
     if value is not None:
         return value != 0
-    return _guarded(ctx, divisor, _LOW)
+    return _guarded(ctx, divisor, LOW)
 
 
 def _safe_exponent(ctx: FileContext, exponent: ast.expr) -> bool:
