@@ -109,7 +109,7 @@ class AccumulationCheck:
             if empty_zero is not None else None
         if zero_at is not None:
             # The user did zero, on a tape that had recorded nothing yet: that call is what to change.
-            related.insert(0, Related(location, "the backward() that adds to the stale gradient", "backward"))
+            related[:0] = _backward_related(location)
             location = zero_at
             message = ("This tape.zero() runs before the tape recorded anything, so it zeroes no gradient: " +
                        stale + " Call zero() after backward() (once the optimizer used the gradients), on the tape that "
@@ -119,7 +119,7 @@ class AccumulationCheck:
             zeroed = registry.attempt("naming a zeroed gradient", lambda: method_object_name(other_zero, "zero_"))
             if zeroed_at is not None:
                 # The user zeroed a gradient after the last step, but not this one: that call is what to change.
-                related.insert(0, Related(location, "the backward() that adds to the stale gradient", "backward"))
+                related[:0] = _backward_related(location)
                 location = zeroed_at
                 again = " again" if again_zero else ""
                 message = ("This zeroes %s%s, but not `%s.grad`: " % ("`%s`" % zeroed if zeroed else "a gradient",
@@ -146,7 +146,7 @@ class AccumulationCheck:
             held = registry.attempt("finding where the tape was replaced", lambda: _replaced_tape(created))
             if held is not None:
                 # ``self.tape = wp.Tape()`` each step: the object's tape is thrown away instead of reset.
-                related.insert(0, Related(location, "the backward() that adds to the stale gradient", "backward"))
+                related[:0] = _backward_related(location)
                 location = held[0]
                 message = ("This replaces `%s` with a fresh tape every step, and a new tape zeroes nothing: "
                            % held[1] + stale +
@@ -195,3 +195,8 @@ def _sum(arr) -> float:
         raise
     except Exception:  # an array NumPy cannot view: never a match
         return float("nan")
+
+
+def _backward_related(location: Optional[Location]) -> List[Related]:
+    """The backward() a finding moved away from, as its first related location (none when unknown)."""
+    return [Related(location, "the backward() that adds to the stale gradient", "backward")] if location else []

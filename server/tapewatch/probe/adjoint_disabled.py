@@ -118,8 +118,9 @@ def off_gradient_path(items, records: dict, index: int, seeds) -> bool:
     """Nothing the launch at tape position ``index`` writes reaches ``seeds`` through the launches
     recorded after it.  Arrays are matched by memory (views, reshapes).  False when anything is unknown:
     a ``record_func`` after it, a launch without the tracker's record, a launch that writes nothing."""
-    wanted = [(a, memory.span(a)) for a in seeds]
-    if any(s is None for _, s in wanted):
+    seeds = list(seeds)
+    wanted = [(a, s) for a, s in ((a, memory.span(a)) for a in seeds) if s is not None]
+    if len(wanted) < len(seeds):
         return False
 
     def reaches(arr) -> bool:  # (an array whose memory is unknown may reach them)

@@ -80,11 +80,11 @@ def captured_arguments(wp, kernel, entry, func_name: str, kinds: List[Optional[t
 def _instrument(fdef: ast.FunctionDef, func_name: str, recorded: List[int], kinds) -> Optional[ast.FunctionDef]:
     new = copy.deepcopy(fdef)
     new.name = "_tw_arguments_" + fdef.name
-    new.decorator_list = [ast.parse("wp.kernel").body[0].value]
-    new.args.args.append(ast.arg(arg="_tw_count", annotation=ast.parse("wp.array(dtype=wp.int32)").body[0].value))
+    new.decorator_list = [ast.parse("wp.kernel", mode="eval").body]
+    new.args.args.append(ast.arg(arg="_tw_count", annotation=ast.parse("wp.array(dtype=wp.int32)", mode="eval").body))
     for k in recorded:
         new.args.args.append(ast.arg(arg="_tw_a%d" % k,
-                                     annotation=ast.parse("wp.array(dtype=_tw_t%d)" % k).body[0].value))
+                                     annotation=ast.parse("wp.array(dtype=_tw_t%d)" % k, mode="eval").body))
     found = []
 
     def rewrite(body):

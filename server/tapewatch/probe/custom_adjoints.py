@@ -21,7 +21,7 @@ import hashlib
 import os
 import tempfile
 import types
-from typing import List, NamedTuple, Optional
+from typing import Any, List, NamedTuple, Optional
 
 from ..model import Location, Related
 from . import warp_seams
@@ -340,7 +340,7 @@ def _adjoint_statement(grad, input_name: str, without_name: Optional[str] = None
     code = getattr(func, "__code__", None)
     if tree is None or code is None:
         return None
-    found = []
+    found: list = []
     for node in ast.walk(tree):
         targets = node.targets if isinstance(node, ast.Assign) else \
             [node.target] if isinstance(node, ast.AugAssign) else []
@@ -438,23 +438,22 @@ def _eval(node, env: dict):
         return all(values) if isinstance(node.op, ast.And) else any(values)
     if isinstance(node, ast.Compare):
         left = _eval(node.left, env)
-        ops = {ast.Gt: np.greater, ast.GtE: np.greater_equal, ast.Lt: np.less, ast.LtE: np.less_equal,
+        compare: dict = {ast.Gt: np.greater, ast.GtE: np.greater_equal, ast.Lt: np.less, ast.LtE: np.less_equal,
                ast.Eq: np.equal, ast.NotEq: np.not_equal}
         for op, right in zip(node.ops, node.comparators):
             value = _eval(right, env)
-            if not bool(ops[type(op)](left, value)):
+            if not bool(compare[type(op)](left, value)):
                 return False
             left = value
         return True
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
         return _eval(node.value, env)[node.slice.value]
-    if isinstance(node, ast.Attribute) and not isinstance(node.value, ast.Name) or \
-            isinstance(node, ast.Attribute) and node.value.id in env:
+    if isinstance(node, ast.Attribute) and (not isinstance(node.value, ast.Name) or node.value.id in env):
         return getattr(_eval(node.value, env), node.attr)  # a struct's field (``cut.r_on``)
     if isinstance(node, ast.Call) and not node.keywords:
         name = callee(node.func)
         args = [_eval(a, env) for a in node.args]
-        fn = _MATH.get(name) if isinstance(node.func, ast.Name) else getattr(np, name, None)
+        fn: Any = _MATH.get(name) if isinstance(node.func, ast.Name) else getattr(np, name, None)
         if name == "sign":
             fn = np.sign
         elif name == "clamp":

@@ -50,7 +50,7 @@ def _library_prefixes() -> Tuple[str, ...]:
     import site  # noqa: PLC0415
     import sysconfig  # noqa: PLC0415
 
-    paths = []
+    paths: List[str] = []
     for getter in (getattr(site, "getsitepackages", None), getattr(site, "getusersitepackages", None)):
         try:
             found = getter() if getter is not None else []
@@ -164,7 +164,7 @@ def innermost_library_frame(start=None):
 def user_frames(start=None, limit: int = 12) -> list:
     """User frames, innermost first, up to ``limit`` of them."""
     frame = start if start is not None else sys._getframe(1)
-    out = []
+    out: list = []
     while frame is not None and len(out) < limit:
         if is_user_file(frame.f_code.co_filename):
             out.append(frame)
@@ -293,7 +293,7 @@ def _parse_call(text: bytes, filename: str) -> Optional[ast.Call]:
         tree = compile(text.decode("utf-8"), filename, "eval", ast.PyCF_ONLY_AST, dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, UnicodeDecodeError):
         tree = None
-    call = tree.body if tree is not None and isinstance(tree.body, ast.Call) else None
+    call = tree.body if isinstance(tree, ast.Expression) and isinstance(tree.body, ast.Call) else None
     if len(_parsed_text) >= MAX_KEPT_CALLS:
         _parsed_text.clear()
     _parsed_text[text] = call
@@ -459,9 +459,7 @@ def _outer_expression(expr: ast.expr, frame, caller) -> Optional[ast.expr]:
     caller_call = call_at(caller, (code.co_name,))
     if caller_call is None or callee(caller_call.func) != code.co_name:
         return None
-    bound_self = param == 0 and code.co_varnames[:1] in (("self",), ("cls",)) and \
-        isinstance(caller_call.func, ast.Attribute)
-    if bound_self:
+    if param == 0 and code.co_varnames[:1] in (("self",), ("cls",)) and isinstance(caller_call.func, ast.Attribute):
         return _replace_root(expr, caller_call.func.value)  # obj.method(): ``self`` is ``obj``
     if code.co_varnames[:1] in (("self",), ("cls",)) and isinstance(caller_call.func, ast.Attribute):
         param -= 1  # obj.method(a, b): ``self`` is bound implicitly
@@ -483,6 +481,7 @@ def _replace_root(expr: ast.expr, new_root: ast.expr) -> ast.expr:
         return new_root
 
     expr = copy.copy(expr)
+    assert isinstance(expr, (ast.Attribute, ast.Subscript))  # root_name walked through these
     expr.value = _replace_root(expr.value, new_root)
     return expr
 

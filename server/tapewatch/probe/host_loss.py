@@ -74,7 +74,7 @@ def find(tree: ast.AST, path: str, name: str, copies: List[str], line: int) -> L
         except (SyntaxError, ValueError, TypeError):
             continue
         # A plain sum or mean only matches a seed: it is never the loss reported here.
-        out.append(HostLoss(Location(path, node.lineno, node.col_offset + 1), node.targets[0].id, spelled[0], code,
+        out.append(HostLoss(Location(path, node.lineno, node.col_offset + 1), ast.unparse(node.targets[0]), spelled[0], code,
                             shape == "loss" and _used_after(scope, node)))
         if len(out) >= MAX_CANDIDATES:
             break

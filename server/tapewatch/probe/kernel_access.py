@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 from collections import Counter
 import operator
-from typing import Any, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple
+from typing import AbstractSet, Any, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple
 
 from . import warp_seams
 from ..warpsrc.source import callee, parse_def, resolve
@@ -222,7 +222,7 @@ def _bound_once(func: ast.FunctionDef) -> Set[str]:
     """Names stored exactly once in the body (by an assignment or as a ``for`` target)."""
     bound: Dict[str, int] = {}
     for node in ast.walk(func):
-        targets = []
+        targets: list = []
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         elif isinstance(node, ast.For):
@@ -249,7 +249,7 @@ def index_form(node: ast.AST, windows: Optional[Dict[str, Tuple[int, int]]] = No
     ``windows``: loop variables with compile-time bounds (``_windows``)."""
     if not isinstance(node, ast.Subscript):
         return None
-    slices = []
+    slices: list = []
     while isinstance(node, ast.Subscript):
         part = node.slice
         slices[:0] = list(part.elts) if isinstance(part, ast.Tuple) else [part]
@@ -457,7 +457,12 @@ class _AccessVisitor(ast.NodeVisitor):
         finally:
             self._loops -= 1
 
-    visit_While = visit_For
+    def visit_While(self, node: ast.While) -> None:
+        self._loops += 1
+        try:
+            self.generic_visit(node)
+        finally:
+            self._loops -= 1
 
     def _path(self, node: ast.expr) -> Optional[str]:
         """The parameter path an expression indexes into, through struct values built from parameters."""
@@ -583,7 +588,7 @@ class _AccessVisitor(ast.NodeVisitor):
             self._read(node.id, node)
 
     # -- helpers -----------------------------------------------------------
-    def _read(self, name: str, node: ast.AST, in_place: bool = False) -> None:
+    def _read(self, name: str, node: Any, in_place: bool = False) -> None:
         self.reads.add(name)
         self._first_read.setdefault(name, node.lineno + self.offset)
         form = index_form(node, self.windows)
@@ -596,7 +601,7 @@ class _AccessVisitor(ast.NodeVisitor):
             # before a write can see it changed (another launch's later write still can: ``read_forms`` keep it).
             self.late_reads.setdefault(name, []).append(form)
 
-    def _accumulate(self, name: str, node, op: Optional[str] = None, statement: Optional[ast.AST] = None) -> None:
+    def _accumulate(self, name: str, node, op: Optional[str] = None, statement: Any = None) -> None:
         """A write that reads no old value (``+=``, an atomic, a ``@wp.func`` that writes it);
         ``node`` is the subscript written, or the atomic's index as a tuple (``_atomic_index``)."""
         self.writes.add(name)
@@ -605,7 +610,7 @@ class _AccessVisitor(ast.NodeVisitor):
             self.accumulated.append(IntraKernelWrite(name, statement.lineno + self.offset,
                                                      statement.col_offset + 1, self._first_read[name], op))
 
-    def _write(self, name: str, node: ast.AST, op: str = "=", constant_factor: bool = False) -> None:
+    def _write(self, name: str, node: Any, op: str = "=", constant_factor: bool = False) -> None:
         self._accumulate(name, node)
         if op == "=":
             self.stores.add(name)
@@ -615,11 +620,9 @@ class _AccessVisitor(ast.NodeVisitor):
 
     def _user_function(self, func: ast.expr) -> Optional[Dict[int, str]]:
         """Per-argument access ('r', 'w', 'rw') of a user ``@wp.func``, if resolvable."""
-        target = None
-        if isinstance(func, ast.Name):
-            target = self.globals.get(func.id)
+        target = self.globals.get(func.id) if isinstance(func, ast.Name) else None
         source = warp_seams.kernel_source(target) if target is not None else None
-        if not source or getattr(target, "func", None) is None:
+        if target is None or not source or getattr(target, "func", None) is None:
             return None
         code = target.func.__code__
         fdef = parse_def(source)
@@ -651,7 +654,7 @@ class _ValueFlow:
     branch, an index, a division by it) makes ``x`` needed (``nonlinear``).
     """
 
-    def __init__(self, params: Set[str], globals_: dict, arrays: Set[str] = frozenset()):
+    def __init__(self, params: Set[str], globals_: dict, arrays: AbstractSet[str] = frozenset()):
         self.params = params
         self.arrays = set(arrays)  # parameters annotated as arrays: used whole (tile_load(x)), still values
         self.globals = globals_
@@ -680,12 +683,10 @@ class _ValueFlow:
             self.assign(node.target, self.expr(node.value))
         elif isinstance(node, ast.AugAssign):
             value = self.expr(node.value)
-            target = self.target_deps(node.target)
-            if isinstance(node.op, (ast.Add, ast.Sub)):
-                self.assign(node.target, value | target, augment=True)
-            else:
-                self.product(target, value, node.op)
-                self.assign(node.target, value | target, augment=True)
+            old = self.target_deps(node.target)
+            if not isinstance(node.op, (ast.Add, ast.Sub)):
+                self.product(old, value, node.op)
+            self.assign(node.target, value | old, augment=True)
         elif isinstance(node, (ast.If, ast.While)):
             self.need(self.expr(node.test))
             for s in node.body + node.orelse:
@@ -985,7 +986,8 @@ def call_argument_sources(kernel, func_name: str, count: int) -> list:
             out.append(("param", params.index(arg.id)))
         elif isinstance(arg, ast.Constant) and isinstance(arg.value, (int, float)):
             out.append(("constant", float(arg.value)))
-        elif isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub) and isinstance(arg.operand, ast.Constant):
+        elif isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub) and isinstance(arg.operand, ast.Constant) \
+                and isinstance(arg.operand.value, (int, float)):
             out.append(("constant", -float(arg.operand.value)))
         else:
             number = _global_number(arg, getattr(func, "__globals__", {}) or {})

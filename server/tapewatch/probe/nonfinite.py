@@ -418,7 +418,7 @@ class NonfiniteCheck:
                          "launch": record.index if record is not None else None})
             if statement is not None:
                 data["operation"] = statement.op
-            key = ("TW403", "launch", _loc_key(loc), kname)
+            key: tuple = ("TW403", "launch", _loc_key(loc), kname)
         elif origin is not None and origin.kind == "func":
             loc = def_location(origin.func) or backward_loc
             name = getattr(origin.func, "__qualname__", getattr(origin.func, "__name__", "function"))

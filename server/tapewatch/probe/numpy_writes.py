@@ -158,7 +158,7 @@ def buffer_writes(site: Site) -> Tuple[Optional[str], List[Location]]:
         return None, []
     statements, binding, filename = found
     name = _wrapped_buffer(binding.value)
-    return name, _writes_after(statements, binding, name, filename)
+    return name, _writes_after(statements, binding, name, filename) if name is not None else []
 
 
 def view_read_after(site: Site, after) -> Optional[Tuple[str, Location]]:
@@ -166,7 +166,7 @@ def view_read_after(site: Site, after) -> Optional[Tuple[str, Location]]:
     copy) and a statement after the frame snapshot ``after`` (a ``zero()``), in the same function,
     reads that name before it is bound again; else None."""
     found = _binding_at(site, _plain_numpy_call)
-    if found is None or after is None or after.f_code is not site.primary.f_code:
+    if found is None or after is None or site.primary is None or after.f_code is not site.primary.f_code:
         return None
     statements, binding, filename = found
     if not isinstance(binding, ast.Assign) or len(binding.targets) != 1 or not isinstance(binding.targets[0], ast.Name):

@@ -97,7 +97,8 @@ def host_copies(tree, name: str) -> list:
         value = node.value
         if any(isinstance(n, (ast.BinOp, ast.Subscript, ast.Compare)) for n in ast.walk(value)):
             continue  # computed from the values (a part of them, a product): not the output itself
-        if any(isinstance(n, ast.Call) and _method(n) == "numpy" and ast.unparse(n.func.value) == name
+        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "numpy"
+               and ast.unparse(n.func.value) == name
                for n in ast.walk(value)) and node.targets[0].id != name:
             out.append(node.targets[0].id)
     return out

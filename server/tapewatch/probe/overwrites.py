@@ -14,12 +14,12 @@ internal error and the finding goes out with the kernel's own labels.
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from .. import codes
 from ..model import Finding, Location, Related
 from . import frames, related as rel, warp_seams
-from .kernel_access import kernel_access
+from .kernel_access import IntraKernelWrite, kernel_access
 from .sensor import Sensor
 from .tracker import access_intra, elements_apart
 from .sites import Site, ordering_snap
@@ -66,7 +66,7 @@ def _harmless_reason(record, label: str) -> Optional[str]:
     return reason or None
 
 
-def pick_reader(readers):
+def pick_reader(readers) -> Tuple[Any, bool]:
     """The reader whose adjoint the overwrite corrupts: the most recent one that uses the values,
     else the most recent one (``readers`` is most recent first)."""
     for entry, alias in readers:
@@ -339,7 +339,7 @@ def report_pending_writes(tracker, state, backward_site: Site, pending_writes=No
         arg = None
         if op == "launch":
             label = "`%s`, launched outside the tape," % _kernel_name(pending.kernel)
-            names = ("launch", "launch_tiled")
+            names: Tuple[str, ...] = ("launch", "launch_tiled")
             what = registry.attempt("naming a launch argument", lambda: _untaped_launch_name(tracker, pending))
             arg = _untaped_launch_label(tracker, pending)
         elif op in ("zero_", "fill_"):
@@ -454,7 +454,7 @@ def report_intra_kernel(tracker, record) -> None:
     path = warp_seams.kernel_file(kernel)
     warp_hits = tracker.warp_intra.get((record.kernel_name, path), [])
     facts = kernel_access(kernel)
-    ours = {(hit.param, hit.line): hit for hit in facts.intra}
+    ours: Dict[tuple, Optional[IntraKernelWrite]] = {(hit.param, hit.line): hit for hit in facts.intra}
     differentiable = None
     accumulated = set(facts.accumulated_after_read)
     for hit in accumulated:
@@ -465,7 +465,7 @@ def report_intra_kernel(tracker, record) -> None:
             ours.setdefault((hit.param, hit.line), hit)
     for param, line in warp_hits:
         ours.setdefault((param, line), None)
-    for (param, line), hit in ours.items():
+    for (param, line), found in ours.items():
         key = ("TW104", record.kernel_name, path, param, line)
         existing = registry.get(key)
         if existing is not None and not (existing.data.get("apart_by_arguments") and
@@ -480,7 +480,7 @@ def report_intra_kernel(tracker, record) -> None:
         if apart and not warp_reported:
             continue  # reads x[t], writes x[t + 1]: no element is read, then overwritten
 
-        def build(param=param, line=line, hit=hit, warp_reported=warp_reported, apart=apart,
+        def build(param=param, line=line, hit=found, warp_reported=warp_reported, apart=apart,
                   by_arguments=by_arguments):
             related = []
             if hit is not None and hit.read_line != line:
@@ -622,7 +622,7 @@ def report_intra_off_tape(tracker) -> None:
     there, ``registry._just_my_code``), else on the statement.
     """
     registry = tracker.registry
-    sites = {}
+    sites: dict = {}
     for kernel, site in list(tracker.untaped_kernels.values()):
         sites.setdefault((warp_seams.kernel_name(kernel), warp_seams.kernel_file(kernel)), site)
     for (name, path), hits in list(tracker.warp_intra.items()):
@@ -805,7 +805,8 @@ class Overwrites(Sensor):
     def _write(self, state, record, acc) -> None:
         tracker = self.tracker
         flagged = tracker.warp_flagged
-        readers, apart = [], []
+        readers: list = []
+        apart: list = []
         for e, alias in tracker.readers_of(state, acc.array):
             if e.record is not record:
                 (apart if not alias and elements_apart(e.record, e.access, record, acc) else readers).append(

@@ -174,18 +174,19 @@ def _restore_caller(h: Hooks, tape) -> None:
     frame is the probe's wrapper.  The entry gets the frame Warp would have seen without Tapewatch."""
     entries = getattr(tape, "launches", None)
     entry = entries[-1] if entries else None
-    meta = entry[7] if isinstance(entry, list) and len(entry) > 7 and isinstance(entry[7], dict) else None
+    meta: Optional[dict] = entry[7] if isinstance(entry, list) and len(entry) > 7 and isinstance(entry[7], dict) \
+        else None
     caller = meta.get("caller") if meta is not None else None
     if not isinstance(caller, dict) or not str(caller.get("file", "")).startswith(TAPEWATCH_DIR):
         return
     launch_code = getattr(warp_seams.real_launch(h.wp), "__code__", None)
-    frame = sys._getframe(1)
+    frame: Optional[types.FrameType] = sys._getframe(1)
     while frame is not None and frame.f_code is not launch_code:
         frame = frame.f_back
     frame = frame.f_back if frame is not None else None
     while frame is not None and frame.f_code.co_filename.startswith(TAPEWATCH_DIR):
         frame = frame.f_back
-    if frame is not None:
+    if frame is not None and meta is not None:
         meta["caller"] = {"file": frame.f_code.co_filename, "lineno": frame.f_lineno, "func": frame.f_code.co_name}
 
 
@@ -194,7 +195,7 @@ def _as_warp_sees(kwargs: dict) -> dict:
     the probe's wrapper.  The message names the frame Warp would have named without Tapewatch."""
     if not str(kwargs.get("filename", "")).startswith(TAPEWATCH_DIR):
         return kwargs
-    frame = sys._getframe(1)
+    frame: Optional[types.FrameType] = sys._getframe(1)
     while frame is not None and (frame.f_code.co_filename.startswith(TAPEWATCH_DIR) or
                                  frame.f_globals.get("__name__", "").startswith("warp._src")):
         frame = frame.f_back
@@ -699,6 +700,6 @@ def reuse_cached_binaries(wp) -> bool:
         with lock if lock is not None else contextlib.nullcontext():
             builder_cls(module, full, **kwargs)  # builds every kernel: the tracker's marks
 
-    _compile._tapewatch = True
-    module_cls._compile = _compile
+    setattr(_compile, "_tapewatch", True)  # a mark on the function: already patched
+    setattr(module_cls, "_compile", _compile)
     return True

@@ -40,9 +40,9 @@ def reached_functions(wp, kernel) -> Iterator[Tuple[str, Any]]:
             yield callee(node.func), obj
             if len(seen) >= MAX_FUNCTIONS:
                 return
-            source = warp_seams.kernel_source(obj)
-            if warp_seams.custom_grad(obj) is None and source:
-                queue.append((source, _globals_of(obj)))
+            inner = warp_seams.kernel_source(obj)
+            if warp_seams.custom_grad(obj) is None and inner:
+                queue.append((inner, _globals_of(obj)))
 
 
 def _globals_of(obj) -> dict:

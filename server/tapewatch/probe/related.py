@@ -10,7 +10,7 @@ import ast
 import linecache
 import os
 import re
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 from ..model import Location, Related
 from ..warpsrc.source import file_tree
@@ -345,7 +345,7 @@ def _container(expr: Optional[str]) -> Optional[str]:
     return ast.unparse(node.value) if isinstance(node, ast.Subscript) else None
 
 
-def _located(path: str, node: ast.AST, source: str = "") -> Tuple[Location, str]:
+def _located(path: str, node: Any, source: str = "") -> Tuple[Location, str]:
     text = " ".join((ast.get_source_segment(source, node) or "").split()) or ast.unparse(node)
     if len(text) > MAX_STATEMENT:
         text = text[:MAX_STATEMENT - 4].rstrip() + " ..."
@@ -423,7 +423,7 @@ def _rebindings_in(path: str, module_globals) -> list:
             if not isinstance(node, ast.Assign) or len(node.targets) != 1:
                 continue
             target, value = node.targets[0], node.value
-            entry = None
+            entry: Optional[Tuple[str, Any]] = None
             if isinstance(target, ast.Subscript) and isinstance(value, ast.Subscript) and \
                     ast.unparse(target.value) == ast.unparse(value.value):
                 entry = ("container", ast.unparse(target.value))
@@ -443,7 +443,7 @@ def _rebindings_in(path: str, module_globals) -> list:
                     _loop_around(loops, node.lineno) is not None:
                 # ``rho = self.rho`` in a loop's body: every step gets the one buffer the object holds
                 entry = ("reuse", (target.id, _loop_around(loops, node.lineno)))
-            elif _is_swap(target, value):
+            elif _is_swap(target, value) and isinstance(target, ast.Tuple):
                 entry = ("swap", (tuple(ast.unparse(e) for e in target.elts), _loop_around(loops, node.lineno)))
             else:
                 # A buffer picked from a ring: ``x_next = pool[(s + 1) % 2]``, ``src, dst = f[t % 2], f[(t + 1) % 2]``.

@@ -333,7 +333,7 @@ def _terminal_outputs(state) -> list:
             if access.read:
                 last_read[id(access.array)] = n
     # Read in the launch that wrote it (write-then-read inside a kernel) still counts as an output.
-    out = [arrays[i] for i in sorted(last_write, key=last_write.get)
+    out = [arrays[i] for i in sorted(last_write, key=lambda i: last_write[i])
            if differentiable(arrays[i]) and last_read.get(i, -1) <= last_write[i]]
     return out
 

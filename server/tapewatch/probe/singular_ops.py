@@ -64,7 +64,7 @@ def _tw_exp_overflows(x: Any):
 
 
 class Suspect(NamedTuple):
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index: the suspect's counter slot
     op: str  # "wp.sqrt", "division", "wp.exp"...
     line: int  # in the parsed source of its body (1-based)
     column: int
@@ -284,8 +284,8 @@ def _instrument(fdef: ast.FunctionDef, suspects: List[Suspect], renamed: dict, d
 
     new = copy.deepcopy(fdef)
     new.name = name
-    new.decorator_list = [ast.parse(decorator).body[0].value]
-    new.args.args.append(ast.arg(arg="_tw_hits", annotation=ast.parse("wp.array(dtype=wp.int32)").body[0].value))
+    new.decorator_list = [ast.parse(decorator, mode="eval").body]
+    new.args.args.append(ast.arg(arg="_tw_hits", annotation=ast.parse("wp.array(dtype=wp.int32)", mode="eval").body))
 
     class Calls(ast.NodeTransformer):
         def visit_Call(self, node):

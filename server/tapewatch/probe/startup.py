@@ -69,8 +69,9 @@ def track(wp) -> None:
 class Probe:
     """The probe installed in this process: what a host needs after ``install``."""
 
-    def __init__(self, wp, emit: Emit, registry, tracker, checks, capture, features: dict):
+    def __init__(self, wp, emit: Emit, registry, tracker, checks, capture, features: dict, hooks=None):
         self.wp = wp
+        self.hooks = hooks  # the patches' hooks (``patches.Hooks``)
         self.emit = emit
         self.registry = registry  # the hooks' own: internal errors of the hooks report through it
         self.tracker = tracker  # ``tracker.registry`` is where every sensor reports
@@ -127,9 +128,7 @@ def install(wp, emit: Emit, graph: bool = True, check_launches: bool = False, co
     checks = BackwardChecks(wp, tracker, emit, check_launches=check_launches)
     hooks = patches.Hooks(wp, tracker, registry, checks, capture.on_backward if capture else None)
     patches.apply(wp, hooks)
-    probe = Probe(wp, emit, registry, tracker, checks, capture, detected)
-    probe.hooks = hooks
-    return probe
+    return Probe(wp, emit, registry, tracker, checks, capture, detected, hooks)
 
 
 def sensor_classes() -> list:

@@ -80,7 +80,8 @@ def called_functions(kernel) -> list:
     ``@wp.func``s, resolved in the globals of the function that calls them (``horner(...)``,
     ``helpers.horner(...)``). Their files are linted with the kernel's (a helper module of functions
     has no kernel of its own)."""
-    out, seen, todo = [], {id(kernel)}, [kernel]
+    out: list = []
+    seen, todo = {id(kernel)}, [kernel]
     while todo and len(out) < MAX_FUNCTIONS:
         caller = todo.pop()
         scope = getattr(getattr(caller, "func", None), "__globals__", None) or {}

@@ -48,7 +48,7 @@ class LaunchEntry(NamedTuple):
 class TapeItem(NamedTuple):
     """A position on a tape: a launch or a ``record_func`` callable."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index: a tape position reads best as .index
     launch: Optional[LaunchEntry]
     func: Any  # the callable for a record_func entry, else None
 
@@ -83,9 +83,16 @@ def tape_entries(tape) -> list:
     return list(getattr(tape, "launches", ()) or ())
 
 
-def tape_launches(tape) -> Iterator[TapeItem]:
+class TapeLaunch(NamedTuple):
+    """A kernel launch's position on a tape."""
+
+    index: int  # type: ignore[assignment]  # as TapeItem.index
+    launch: LaunchEntry
+
+
+def tape_launches(tape) -> Iterator[TapeLaunch]:
     """Only the kernel launches of a tape (``record_func`` entries skipped)."""
-    return (item for item in tape_items(tape) if item.launch is not None)
+    return (TapeLaunch(item.index, item.launch) for item in tape_items(tape) if item.launch is not None)
 
 
 def tape_gradients(tape) -> list:
