@@ -25,7 +25,7 @@ from typing import List, Optional, Tuple
 
 from .. import codes
 from ..model import Finding, Location, Related
-from . import grad_facts, related as rel, warp_seams
+from . import facts, related as rel, warp_seams
 from .overwrites import method_object_name
 from .sites import Site
 
@@ -49,7 +49,7 @@ class AccumulationCheck:
         ``graph_zeros``: the ``(id, Site)`` of each gradient the graph zeroes after its backward)."""
         leaves = [leaf for leaf in self.leaves(tape) if id(leaf[0].grad) not in unless_zeroed]
         for arr, record, access in leaves:
-            mark = arr.__dict__.get("_tw_grad_mark")
+            mark = facts.peek(arr).grad_mark
             if mark is None:
                 continue
             grad_sum, value_sum, previous, serial = mark
@@ -62,7 +62,7 @@ class AccumulationCheck:
                 if replayed and other is None:
                     # The graph zeroes another gradient after its backward (``loss.grad.zero_()``): that call.
                     other = next((where for which, where in graph_zeros if which != id(arr.grad)), None)
-                self._report(arr, record, access, site, previous, tape.__dict__.get("_tw_empty_zero"),
+                self._report(arr, record, access, site, previous, getattr(facts.known_tape(tape), "empty_zero", None),
                              other, matches and len(zeroed) > 2, _state_site(tape), replayed=replayed)
         return leaves
 
@@ -70,16 +70,16 @@ class AccumulationCheck:
         self.serial += 1
         where = (site or Site.here()).location((".backward", "backward"))
         for arr, _, _ in leaves:
-            arr.__dict__["_tw_grad_mark"] = (_sum(arr.grad), _sum(arr), where, self.serial)
+            facts.array(arr).grad_mark = (_sum(arr.grad), _sum(arr), where, self.serial)
         # Every gradient of the tape, to tell which one a later zero_() zeroed.
-        state = tape.__dict__.get("_tw_state")
+        state = facts.tape_state(tape)
         filled_at = self.tracker.launch_count()
         for grad in state.gradients() if state is not None else ():
-            grad_facts.of(grad).filled_by = self.serial
-            grad.__dict__["_tw_filled_at"] = filled_at  # launches made before this backward filled it (TW205)
+            facts.array(grad).filled_by = self.serial
+            facts.array(grad).filled_at = filled_at  # launches made before this backward filled it (TW205)
 
     def leaves(self, tape) -> list:
-        state = tape.__dict__.get("_tw_state")
+        state = facts.tape_state(tape)
         if state is None:
             return []
         return [(arr, record, access) for arr, record, access in state.parameters()
@@ -159,7 +159,7 @@ class AccumulationCheck:
 
 
 def _state_site(tape) -> Optional[Site]:
-    state = tape.__dict__.get("_tw_state")
+    state = facts.tape_state(tape)
     return state.site if state is not None and state.site.snaps else None
 
 

@@ -14,7 +14,7 @@ from typing import Dict, List, Optional, Tuple
 
 from .. import codes
 from ..model import Finding, Location, Related
-from . import memory, related as rel, warp_seams
+from . import facts, memory, related as rel, warp_seams
 from .sites import def_location
 
 
@@ -195,7 +195,7 @@ def upstream_names(wp, entry: warp_seams.LaunchEntry, record) -> List[str]:
 def factory_call(kernel):
     """(location of the call, factory name, the option's text, its location) for a kernel a user
     function made with ``enable_backward=<expression>`` in its decorator; None otherwise."""
-    made = getattr(kernel, "__dict__", {}).get("_tw_made_at")
+    made = getattr(facts.known_kernel(kernel), "made_at", None)
     func = getattr(kernel, "func", None)
     code = getattr(func, "__code__", None)
     if made is None or len(made.snaps) < 2 or code is None:

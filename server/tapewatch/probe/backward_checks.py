@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 from typing import Callable, Optional
 
-from . import warp_seams
+from . import facts, warp_seams
 from .accumulation import AccumulationCheck
 from .adjoint_disabled import DisabledAdjoint, launch_key
 from .captured import CapturedChecks
@@ -62,7 +62,7 @@ class BackwardChecks:
         registry = self.tracker.registry
         site = Site.here()
         pending: dict = {"site": site}
-        state = tape.__dict__.get("_tw_state")
+        state = facts.tape_state(tape)
         capturing = bool(registry.attempt("checking for a graph capture", lambda: self.tracker.capturing, False))
         if state is not None:
             state.backward_site = site
@@ -105,7 +105,7 @@ class BackwardChecks:
             return
         registry.attempt("checking gradient accumulation",
                          lambda: self.accumulation.after(tape, pending.get("leaves") or []))
-        state = tape.__dict__.get("_tw_state")
+        state = facts.tape_state(tape)
         if state is not None:
             self.tracker.bus.tell(Sensor.after_backward, "checking after backward()", tape, state)
         if not pending.get("finite"):
@@ -146,7 +146,7 @@ class BackwardChecks:
         return False
 
     def records(self, tape) -> dict:
-        state = tape.__dict__.get("_tw_state")
+        state = facts.tape_state(tape)
         if state is None:
             return {}
         return {r.tape_index: r for r in state.launches}

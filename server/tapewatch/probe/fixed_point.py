@@ -32,7 +32,7 @@ from .. import codes
 from ..model import Finding, Related
 from . import related as rel, warp_seams
 from .tracker import differentiable
-from .sensor import Sensor
+from .sensor import PerTape, Sensor
 
 MIN_STEPS = 5  # launches in the chain
 STILL_MOVING = 1e-2  # last change / first change above which the gradient error is > ~1%
@@ -89,11 +89,10 @@ class FixedPoint(Sensor):
 
     def __init__(self, tracker):
         self.tracker = tracker
+        self._chains: PerTape[_Chains] = PerTape(_Chains)
 
     def on_launch(self, state, record) -> None:
-        chains = state.__dict__.get("fixed_point_chains")
-        if chains is None:
-            chains = state.__dict__["fixed_point_chains"] = _Chains()
+        chains = self._chains.of(state)
         reads = [a for a in record.accesses if a.read and differentiable(a.array)]
         writes = [a for a in record.accesses if a.write and differentiable(a.array)]
         # Looked up by the arrays a launch touches, not by scanning every chain: a script with
@@ -124,7 +123,7 @@ class FixedPoint(Sensor):
                 return
 
     def before_backward(self, tape, state, site=None, args=(), kwargs=None) -> None:
-        chains = state.__dict__.pop("fixed_point_chains", None)
+        chains = self._chains.take(state)
         for chain in chains.all if chains is not None else ():
             # The last change (measured at no launch: none came after it) is always measured.
             if chain.prev is not None and not chain.broken:

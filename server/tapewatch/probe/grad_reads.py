@@ -22,7 +22,7 @@ from typing import Any, List, NamedTuple
 
 from .. import codes
 from ..model import Finding, Related
-from . import grad_facts, related as rel
+from . import facts, related as rel
 from .numpy_writes import grad_reference_before, view_read_after
 from .sites import Site, ordering_snap
 from ..warpsrc.source import callee, file_tree
@@ -52,7 +52,7 @@ class GradReads(Sensor):
         if not owners:
             return
         site = Site.here()
-        filled_at = grad.__dict__.get("_tw_filled_at")
+        filled_at = facts.peek(grad).filled_at
         for state, arr in owners:
             first = state.launches[0].index if state.launches else None
             if filled_at is not None and first is not None and filled_at >= first:
@@ -75,7 +75,8 @@ class GradReads(Sensor):
             ref = weakref.ref(view)
         except TypeError:
             return
-        views = grad.__dict__.setdefault("_tw_grad_views", [])
+        record = facts.array(grad)
+        views = record.grad_views = record.grad_views or []
         views[:] = [v for v in views if v[0]() is not None][-7:] + [(ref, Site.here())]
 
     def on_tape_zero(self, tape) -> None:
@@ -88,16 +89,17 @@ class GradReads(Sensor):
         # No gradient the last backward filled was read before this zero(): the zero() sits between the
         # backward() and every use, and it is the line to move.
         unread = not any(f is not None and f.read_after is not None and f.read_after == f.filled_by
-                         for f in map(grad_facts.known, grads))
+                         for f in map(facts.known, grads))
         for grad in grads:
-            d = getattr(grad, "__dict__", None)
-            if d is None or grad_facts.filled(grad) is None or getattr(grad, "size", 0) > MAX_ZEROED_ELEMENTS:
+            record = facts.known(grad)
+            if record is None or record.filled_by is None or getattr(grad, "size", 0) > MAX_ZEROED_ELEMENTS:
                 continue
             if np.any(warp_seams.host_values(grad) != 0):  # what the zero() is about to discard
                 site = site or Site.here()
-                d["_tw_zeroed"] = site
-                d["_tw_zeroed_unread"] = unread
-                for ref, view_site in d.pop("_tw_grad_views", ()):
+                record.zeroed = site
+                record.zeroed_unread = unread
+                views, record.grad_views = record.grad_views or [], None
+                for ref, view_site in views:
                     if ref() is not None:
                         self._report_held_view(view_site, site)
 
@@ -129,7 +131,7 @@ class GradReads(Sensor):
 
     def on_zeroed_grad_read(self, grad, how: str) -> None:
         registry = self.tracker.registry
-        zeroed = grad.__dict__.get("_tw_zeroed")
+        zeroed = facts.peek(grad).zeroed
         site = Site.here()
         key = ("TW205", "zeroed", site.key())
         if zeroed is None or registry.bump(key) or registry.bump(self._held_at.get(key)):
@@ -151,7 +153,7 @@ class GradReads(Sensor):
             zeroed.primary.f_code is site.primary.f_code
         held = registry.attempt("finding a reference to the gradient", lambda: grad_reference_before(
             site, zeroed.primary.f_lineno)) if same_function else None
-        if held is None and zero_loc is not None and grad.__dict__.get("_tw_zeroed_unread"):
+        if held is None and zero_loc is not None and facts.peek(grad).zeroed_unread:
             # zero() right after backward(), before any gradient was read: every read after it gets zeros,
             # and the zero() is the line to move.
             message = ("This zero() (or reset()) clears the gradients that the preceding backward() computed, "
@@ -204,7 +206,7 @@ class GradReads(Sensor):
         # This backward fills the tape's gradients again: reads from now on are not of zeroed ones
         # (a record_func callback reads them while the backward runs).
         for grad in state.gradients():
-            grad.__dict__.pop("_tw_zeroed", None)
+            facts.array(grad).zeroed = None
         registry = self.tracker.registry
         reads, state.grad_reads = state.grad_reads, []
         for read in reads:

@@ -17,7 +17,7 @@ import os
 from typing import Dict, List
 
 from ..model import GraphEdge, GraphNode, TapeGraph
-from . import warp_seams
+from . import facts, warp_seams
 from .related import alloc_site
 from .tracker import Tracker
 
@@ -39,7 +39,7 @@ class GraphCapture:
 
     def at_exit(self) -> None:
         for tape in self.tracker.pending_tapes():
-            state = tape.__dict__.get("_tw_state")
+            state = facts.tape_state(tape)
             if state is not None and not state.captured and state.launches:
                 self._capture(tape, "exit")
         if self.skipped:

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .. import codes
 from ..model import Finding, Location, Related
-from . import frames, related as rel, warp_seams
+from . import facts, frames, related as rel, warp_seams
 from .kernel_access import IntraKernelWrite, kernel_access
 from .sensor import Sensor
 from .tracker import access_intra, elements_apart
@@ -242,7 +242,7 @@ def report_launch_overwrite(tracker, record, access, entry, alias: bool, warp_re
     # Accumulating into what a zero_()/fill_() on this tape discarded after the reads (a reused buffer):
     # unlike an accumulator that continues from its old value, the new version does not depend on the
     # old one, but Warp's backward adds their gradients together.
-    reset = access.array.__dict__.get("_tw_reset_on")
+    reset = facts.peek(access.array).reset_on
     accumulates = state is not None and reset is not None and reset[:2] == (
         state.number, state.generation) and registry.attempt(
         "deciding whether the launch assigns or accumulates", lambda: _accumulates(record, access), False)
@@ -735,11 +735,11 @@ def report_warp_flag(tracker, state, record, arr) -> None:
                 break
     # (tape number, generation, launch site) of its last taped read: from another tape, or
     # from this tape before a backward()/reset() forgot it.
-    last = arr.__dict__.get("_tw_last_read")
+    last = facts.peek(arr).last_read
     if last is not None and last[3] == record.index:  # this launch's own read, recorded already
-        last = arr.__dict__.get("_tw_prev_read")
+        last = facts.peek(arr).prev_read
     stale = last if last is not None and last[:2] != (state.number, state.generation) else None
-    copied = arr.__dict__.get("_tw_copy_read")
+    copied = facts.peek(arr).copy_read
     copied = copied if copied is not None and copied[:2] == (state.number, state.generation) else None
     key = ("TW107" if stale else "TW101", record.kernel_name, label, record.site.key())
     if registry.bump(key):

@@ -33,7 +33,7 @@ import threading
 import types
 from typing import Any, Callable, NamedTuple, Optional
 
-from . import frames, grad_facts, warp_seams
+from . import facts, frames, warp_seams
 from .sites import FrameSnap, Site
 
 FLAG = "verify_autograd_array_access"
@@ -256,13 +256,16 @@ def tape_init(orig, h: Hooks):
     return __init__
 
 
+def _cover(tape_facts, arrays) -> None:
+    tape_facts.func_arrays = (tape_facts.func_arrays or set()) | {id(a) for a in arrays or ()}
+
+
 def record_func(orig, h: Hooks):
     @functools.wraps(orig)
     def record_func(self, backward, arrays, *args, **kwargs):
         result = orig(self, backward, arrays, *args, **kwargs)
         # The arrays a hand-written adjoint covers: a step kept off the tape that writes them has one.
-        h.guarded("remembering a recorded function's arrays", lambda: self.__dict__.setdefault(
-            "_tw_func_arrays", set()).update(id(a) for a in arrays or ()))
+        h.guarded("remembering a recorded function's arrays", lambda: _cover(facts.tape(self), arrays))
         return result
 
     return record_func
@@ -300,7 +303,7 @@ def backward(orig, h: Hooks):
 
 def _trace_callbacks(h: Hooks, tape) -> list:
     """Wrap each ``record_func`` callback so a write it makes knows where the replay is."""
-    state = tape.__dict__.get("_tw_state")
+    state = facts.tape_state(tape)
     items = [it for it in warp_seams.tape_items(tape) if it.func is not None] if state is not None else []
     for it in items:
         warp_seams.replace_tape_func(tape, it.index, _traced(h, it.func, state, it.index))
@@ -346,8 +349,9 @@ def tape_zero(orig, h: Hooks):
         if not h.standing_aside():
             # A zero() before the tape recorded anything zeroes nothing: if gradients then pile up
             # (TW202), that call is the line to change.
-            h.guarded("noting a tape's zero()", lambda: self.__dict__.__setitem__(
-                "_tw_empty_zero", Site.here() if warp_seams.tape_length(self) == 0 and not self.gradients else None))
+            h.guarded("noting a tape's zero()", lambda: setattr(
+                facts.tape(self), "empty_zero",
+                Site.here() if warp_seams.tape_length(self) == 0 and not self.gradients else None))
             h.guarded("noting a tape's zero()", lambda: h.tracker.on_tape_zero(self))
         return orig(self, *args, **kwargs)
 
@@ -396,7 +400,7 @@ def array_init(orig, h: Hooks):
         chain = frames.user_frames(sys._getframe(1), limit=2)
         if chain:
             h.guarded("recording where an array was allocated",
-                      lambda: self.__dict__.__setitem__("_tw_alloc_site", Site([FrameSnap(f) for f in chain])))
+                      lambda: setattr(facts.array(self), "alloc_site", Site([FrameSnap(f) for f in chain])))
         h.guarded("noting an array made while a tape records", lambda: h.tracker.on_array_created(self))
 
     return __init__
@@ -411,7 +415,7 @@ def kernel_init(orig, h: Hooks):
         chain = frames.user_frames(sys._getframe(1), limit=2)
         if len(chain) == 2 and chain[0].f_code.co_name != "<module>":
             h.guarded("recording where a kernel was made",
-                      lambda: self.__dict__.__setitem__("_tw_made_at", Site([FrameSnap(f) for f in chain])))
+                      lambda: setattr(facts.kernel(self), "made_at", Site([FrameSnap(f) for f in chain])))
 
     return __init__
 
@@ -448,7 +452,7 @@ def numpy(orig, h: Hooks):
         # On a GPU, Warp implements it as an allocation and a copy: those are not the program's.
         with h.own():
             view = orig(self, *args, **kwargs)
-        if user and grad_facts.filled(self) is not None:
+        if user and facts.filled(self) is not None:
             h.guarded("remembering a gradient's NumPy view", lambda: h.tracker.on_grad_view(self, view))
         return view
 

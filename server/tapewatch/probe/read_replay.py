@@ -27,6 +27,7 @@ import copy
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import warp_seams
+from .sensor import PerTape
 from .finite_diff import Unsupported, _Gradients, private_copies
 
 MAX_SNAPSHOT_ELEMENTS = 1 << 24  # values kept per tape (64 MiB of float32)
@@ -59,9 +60,22 @@ def _statically_harmless(entry) -> bool:
         return False  # cannot tell: measure it
 
 
+class _Kept:
+    """What one tape's readers read, copied before a write overwrote it, and the findings waiting on it."""
+
+    __slots__ = ("values", "elements", "copies", "replays")
+
+    def __init__(self) -> None:
+        self.values: Dict[Any, Any] = {}  # reader key -> its device snapshot (None: not measured)
+        self.elements = 0  # elements copied so far (bounded by MAX_SNAPSHOT_ELEMENTS)
+        self.copies = 0
+        self.replays: Dict[Any, Dict[int, Any]] = {}  # finding key -> {id(reader): reader} to replay
+
+
 class ReadReplay:
     def __init__(self, tracker):
         self.tracker = tracker
+        self._kept: PerTape[_Kept] = PerTape(_Kept)
         self.replays = 0
         self.replayed_elements = 0
         # per finding key, over the whole run: the verdicts so far and the finding as first judged
@@ -73,7 +87,8 @@ class ReadReplay:
         """``arr`` is about to be overwritten: copy what each reader on ``state`` read, once."""
         if not state.reads or self.replays >= MAX_REPLAYS:
             return  # nothing read yet, or nothing more will be replayed this run
-        values = state.__dict__.setdefault("_tw_read_values", {})
+        kept_here = self._kept.of(state)
+        values = kept_here.values
         for entry, _alias in self.tracker.readers_of(state, arr):
             key = _reader_key(entry)
             if key in values or _statically_harmless(entry):
@@ -81,9 +96,9 @@ class ReadReplay:
             if any(a.write and a.array is entry.array for a in entry.record.accesses):
                 values[key] = None  # the reader wrote it too: what it read is gone already
                 continue
-            used = state.__dict__.get("_tw_read_elements", 0)
+            used = kept_here.elements
             size = int(getattr(entry.array, "size", 0) or 0)
-            kept = state.__dict__.get("_tw_read_copies", 0)
+            kept = kept_here.copies
             if used + size > MAX_SNAPSHOT_ELEMENTS or self.replays + kept >= MAX_REPLAYS:
                 # Over budget (elements, or more reads than the run may still replay, each replay
                 # measuring one of them): this read stays unmeasured.  (Inside a graph capture the
@@ -91,16 +106,17 @@ class ReadReplay:
                 values[key] = None
                 continue
             values[key] = warp_seams.device_snapshot(self.tracker.wp, entry.array)
-            state.__dict__["_tw_read_elements"] = used + size
-            state.__dict__["_tw_read_copies"] = kept + 1
+            kept_here.elements = used + size
+            kept_here.copies = kept + 1
 
     # -- a finding that may be harmless --------------------------------------------
     def register(self, state, key, readers) -> None:
         """The finding ``key`` overwrote what ``readers`` (``[(entry, alias)]``) read on ``state``."""
         if state is None:
             return
-        pending = state.__dict__.setdefault("_tw_replays", {}).setdefault(key, {})
-        values = state.__dict__.get("_tw_read_values", {})
+        kept_here = self._kept.of(state)
+        pending = kept_here.replays.setdefault(key, {})
+        values = kept_here.values
         for entry, _alias in readers:
             if id(entry) in pending:
                 continue
@@ -110,10 +126,9 @@ class ReadReplay:
 
     # -- at backward(): measure ----------------------------------------------------
     def check(self, tape, state, checks) -> None:
-        pending = state.__dict__.pop("_tw_replays", {})
-        values = state.__dict__.pop("_tw_read_values", {})
-        state.__dict__.pop("_tw_read_elements", None)
-        state.__dict__.pop("_tw_read_copies", None)
+        kept_here = self._kept.take(state)
+        pending = kept_here.replays if kept_here is not None else {}
+        values = kept_here.values if kept_here is not None else {}
         if not pending:
             return
         registry = self.tracker.registry

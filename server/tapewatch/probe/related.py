@@ -14,7 +14,7 @@ from typing import Any, List, Optional, Tuple
 
 from ..model import Location, Related
 from ..warpsrc.source import file_tree
-from . import frames, warp_seams
+from . import facts, frames, warp_seams
 from .sites import Site, def_location
 
 MAX_VIEW_DEPTH = 8
@@ -38,7 +38,7 @@ def alloc_site(arr) -> Optional[Site]:
     """Where an array (or the array it is a view of) was allocated."""
     depth = 0
     while arr is not None and depth < MAX_VIEW_DEPTH:
-        site = getattr(arr, "__dict__", {}).get("_tw_alloc_site")
+        site = facts.peek(arr).alloc_site
         if site is not None:
             return site
         arr = warp_seams.view_parent(arr)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from ..model import Finding, Related
-from . import frames, warp_seams
+from . import facts, frames, warp_seams
 from .sites import Site
 from .sensor import Sensor
 
@@ -29,13 +29,14 @@ class RerecordedTape(Sensor):
         self.tracker = tracker
 
     def on_tape_zero(self, tape) -> None:
-        tape.__dict__["_tw_zero_site"] = Site.here()
+        facts.tape(tape).zero_site = Site.here()
 
     def before_backward(self, tape, state, site, args=(), kwargs=None) -> None:
         entries = warp_seams.tape_entries(tape)
-        previous = tape.__dict__.get("_tw_recorded")
-        zero_site, tape.__dict__["_tw_zero_site"] = tape.__dict__.get("_tw_zero_site"), None
-        tape.__dict__["_tw_recorded"] = (len(entries), entries[0]) if entries else None
+        record = facts.tape(tape)
+        previous = record.recorded
+        zero_site, record.zero_site = record.zero_site, None
+        record.recorded = (len(entries), entries[0]) if entries else None
         if previous is None or len(entries) <= previous[0] or entries[0] is not previous[1]:
             return  # a fresh or reset tape, or nothing recorded since the last backward()
         items = warp_seams.tape_items(tape)

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, Optional
 
 from .. import codes
 from ..model import Finding, Related
-from . import frames, related as rel, warp_seams
+from . import facts, frames, related as rel, warp_seams
 from ..warpsrc.source import parse_def
 from .kernel_access import kernel_access, patterns_apart
 from .sites import SITE_DEPTH, Site
@@ -63,7 +63,7 @@ class RetainGradWriters(Sensor):
     def on_numpy(self, arr) -> None:
         """The script read the array on the host (a log, a metric): its values are used."""
         if getattr(arr, "retain_grad", False):
-            arr.__dict__["_tw_host_read_at"] = self.tracker.launch_count()
+            facts.array(arr).host_read_at = self.tracker.launch_count()
 
     def on_taped_copy(self, state, dest, src) -> None:
         """``wp.copy`` (``assign``) onto ``dest`` while a tape records: its adjoint reads ``dest``'s gradient."""
@@ -206,9 +206,9 @@ def _calls_apart(first: Writer, second: Writer):
 def _unread(state, arr, first: Writer) -> bool:
     """Neither a taped launch nor the host (``.numpy()``) has read ``arr`` since ``first`` (a launch)
     assigned it on this tape."""
-    if first.record is None or arr.__dict__.get("_tw_host_read_at", -1) >= first.record.index:
+    if first.record is None or facts.peek(arr).host_read_at >= first.record.index:
         return False
-    last = arr.__dict__.get("_tw_last_read")  # (tape number, generation, site, launch number)
+    last = facts.peek(arr).last_read  # (tape number, generation, site, launch number)
     if last is None:
         return True
     return (last[0], last[1]) != (state.number, state.generation) or last[3] <= first.record.index

@@ -12,7 +12,8 @@ the probe.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Tuple
+import weakref
+from typing import Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar
 
 
 class Sensor:
@@ -94,6 +95,29 @@ class Sensor:
 
 
 Hook = Callable[..., Any]
+T = TypeVar("T")
+
+
+class PerTape(Generic[T]):
+    """A sensor's own record per tape (its ``TapeState``), kept by the sensor, not on the tape: made on
+    first use, dropped when the sensor takes it (at backward) or when the tape's state is gone."""
+
+    def __init__(self, make: Callable[[], T]):
+        self._make = make
+        self._records: "weakref.WeakKeyDictionary[Any, T]" = weakref.WeakKeyDictionary()
+
+    def of(self, state) -> T:
+        record = self._records.get(state)
+        if record is None:
+            record = self._records[state] = self._make()
+        return record
+
+    def get(self, state) -> Optional[T]:
+        return self._records.get(state)
+
+    def take(self, state) -> Optional[T]:
+        """The record, forgotten (the next ``of`` makes a fresh one)."""
+        return self._records.pop(state, None)
 
 
 class SensorBus:

@@ -23,10 +23,10 @@ from typing import List, NamedTuple, Optional, Tuple
 
 from .. import codes
 from ..model import Finding, Related
-from . import grad_facts, related as rel
+from . import facts, related as rel
 from .kernel_access import kernel_access
 from .sites import Site
-from .sensor import Sensor
+from .sensor import PerTape, Sensor
 
 CODE = "TW209"
 
@@ -48,31 +48,33 @@ class StaleAccumulators(Sensor):
 
     def __init__(self, tracker):
         self.tracker = tracker
+        # per tape: (record, access, cleared, twice, sibling) of accumulators found stale, reported at backward
+        self._stale: PerTape[list] = PerTape(list)
 
     # -- writes that restart an accumulator ----------------------------------
     def on_seed_write(self, arr) -> None:
         """``zero_()``, ``fill_()``, ``assign``, a copy into it: new values."""
-        arr.__dict__.pop("_tw_accumulated", None)
-        if "_tw_accumulator" in arr.__dict__:
+        facts.array(arr).accumulated = None
+        if facts.peek(arr).accumulator:
             # An accumulator cleared twice from two lines before its next accumulation: a copy-pasted
             # line that meant another accumulator of the same launch (``grid_m.zero_()`` twice, ``grid_mv``
             # never) is the line to change when that other one turns out stale.
             site = Site.here()
-            previous = arr.__dict__.get("_tw_zeroed_at")
+            previous = facts.peek(arr).zeroed_at
             if previous is not None and previous.key() != site.key():
-                arr.__dict__["_tw_zeroed_again"] = site
-            arr.__dict__["_tw_zeroed_at"] = site
-        if grad_facts.filled(arr) is not None:
+                facts.array(arr).zeroed_again = site
+            facts.array(arr).zeroed_at = site
+        if facts.filled(arr) is not None:
             # A gradient cleared by the script's own ``x.grad.zero_()`` (not by ``tape.zero()``/``reset()``
             # inside Warp): if it is an accumulator's, that line may have meant the accumulator itself.
             site = Site.here()
             if self.tracker.registry.attempt("reading a gradient's clearing", lambda: _grad_clear(site)) is not None:
-                arr.__dict__["_tw_cleared_at"] = site
+                facts.array(arr).cleared_at = site
 
     def on_untaped_kernel_accesses(self, kernel, accesses) -> None:
         for a in accesses:
             if a.write:
-                a.array.__dict__.pop("_tw_accumulated", None)
+                facts.array(a.array).accumulated = None
 
     # -- taped launches -------------------------------------------------------
     def on_launch(self, state, record) -> None:
@@ -80,37 +82,36 @@ class StaleAccumulators(Sensor):
         key = record.site.key()
         accumulated = [a for a in record.accesses if a.write and record.access_label(a) in paths]
         # A sibling accumulator of this launch cleared twice since its last accumulation (see on_seed_write).
-        again = next((a.array.__dict__["_tw_zeroed_again"] for a in accumulated
-                      if "_tw_zeroed_again" in a.array.__dict__), None)
+        again = next((facts.peek(a.array).zeroed_again for a in accumulated
+                      if facts.peek(a.array).zeroed_again is not None), None)
         # A sibling accumulator of this launch zeroed since its last accumulation: the clearing that left
         # this one out (``for a in (self.grid_m, self.grid_v): a.zero_()``, ``grid_mv`` never).
-        sibling = next((a.array.__dict__["_tw_zeroed_at"] for a in accumulated
-                        if "_tw_zeroed_at" in a.array.__dict__), None)
+        sibling = next((facts.peek(a.array).zeroed_at for a in accumulated
+                        if facts.peek(a.array).zeroed_at is not None), None)
         for access in record.accesses:
             if not access.write:
                 continue
             arr = access.array
             if record.access_label(access) not in paths:
-                arr.__dict__.pop("_tw_accumulated", None)  # a store: fresh values
+                facts.array(arr).accumulated = None  # a store: fresh values
                 continue
-            before = arr.__dict__.get("_tw_accumulated")
+            before = facts.peek(arr).accumulated
             grad = getattr(arr, "grad", None)
-            cleared = grad.__dict__.pop("_tw_cleared_at", None) if grad is not None else None
+            cleared = _take_cleared(grad)
             if before is not None and before.site_key == key and \
                     (before.tape, before.generation) != (state.number, state.generation):
-                never = "_tw_zeroed_at" not in arr.__dict__
+                never = facts.peek(arr).zeroed_at is None
                 twice = again if again is not None and never else None
-                state.__dict__.setdefault("stale_accumulators", []).append(
+                self._stale.of(state).append(
                     (record, access, cleared, twice, sibling if never else None))
-            arr.__dict__["_tw_accumulated"] = Accumulated(state.number, state.generation, key)
+            facts.array(arr).accumulated = Accumulated(state.number, state.generation, key)
         for access in accumulated:
-            d = access.array.__dict__
-            d["_tw_accumulator"] = True
-            d.pop("_tw_zeroed_at", None)
-            d.pop("_tw_zeroed_again", None)
+            record_of = facts.array(access.array)
+            record_of.accumulator = True
+            record_of.zeroed_at = record_of.zeroed_again = None
 
     def before_backward(self, tape, state, site: Site, args=(), kwargs=None) -> None:
-        for record, access, cleared, twice, sibling in state.__dict__.pop("stale_accumulators", []):
+        for record, access, cleared, twice, sibling in self._stale.take(state) or ():
             self._report(state, record, access, site, cleared, twice, sibling)
 
     def _report(self, state, record, access, backward_site: Site, cleared: Optional[Site] = None,
@@ -206,3 +207,12 @@ def _grad_clear(site: Site) -> Optional[Tuple[object, str]]:
             not isinstance(func.value, ast.Attribute) or func.value.attr != "grad":
         return None
     return site.location(("zero_", "fill_")), ast.unparse(func.value)
+
+
+def _take_cleared(grad):
+    """Where the script cleared gradient ``grad`` by hand (``cleared_at``), forgotten once asked."""
+    record = facts.known(grad)
+    if record is None:
+        return None
+    cleared, record.cleared_at = record.cleared_at, None
+    return cleared

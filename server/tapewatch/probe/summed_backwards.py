@@ -26,7 +26,7 @@ from typing import List, Optional
 
 from .. import codes
 from ..model import Finding, Related
-from . import frames, warp_seams
+from . import facts, frames, warp_seams
 from .sites import Site
 from .sensor import Sensor
 
@@ -49,41 +49,43 @@ class SummedBackwards(Sensor):
             return  # no value may be read back during a CUDA graph capture
         for arr in _leaves(state):
             grad = arr.grad
-            kept = grad.__dict__.get("_tw_kept")
-            filled = grad.__dict__.get("_tw_filled_by")
+            kept = facts.peek(grad).kept
+            filled = facts.peek(grad).summed_fill
             if kept is None or filled is None or kept[0] != filled[0]:
                 continue  # not copied out since the backward that filled it
             serial, read_site, grad_print, value_print = kept
             if grad_print is None or _fingerprint(grad) != grad_print or _fingerprint(arr) != value_print:
                 continue  # zeroed or changed since, or the parameter stepped (accumulation's case)
-            grad.__dict__["_tw_summed"] = (serial, arr, filled[2], read_site, site)
+            facts.array(grad).summed = (serial, arr, filled[2], read_site, site)
 
     def after_backward(self, tape, state) -> None:
         self.serial += 1
         here = Site.here()
         for arr in _leaves(state):
             grad = arr.grad
-            if "_tw_summed" in grad.__dict__ and grad.__dict__["_tw_summed"][0] != self.serial - 1:
-                grad.__dict__.pop("_tw_summed")
-            grad.__dict__["_tw_filled_by"] = (self.serial, weakref.ref(arr), here)
+            record = facts.array(grad)
+            if record.summed is not None and record.summed[0] != self.serial - 1:
+                record.summed = None
+            record.summed_fill = (self.serial, weakref.ref(arr), here)
 
     def on_seed_write(self, arr) -> None:
         """A zero_()/fill_()/copy into a gradient: whatever it held is no longer summed into."""
-        arr.__dict__.pop("_tw_summed", None)
-        arr.__dict__.pop("_tw_kept", None)
+        record = facts.known(arr)
+        if record is not None:
+            record.summed = record.kept = None
 
     def on_gradient_numpy(self, arr) -> None:
-        filled = arr.__dict__.get("_tw_filled_by")
+        filled = facts.peek(arr).summed_fill
         if filled is None:
             return
-        summed = arr.__dict__.pop("_tw_summed", None)
+        summed, facts.array(arr).summed = facts.peek(arr).summed, None
         site = Site.here()
         if summed is not None:
             self._report(summed, site)
             return
         owner = filled[1]()
         if owner is not None and _keeps_copy(site) and owner.size <= MAX_ELEMENTS:
-            arr.__dict__["_tw_kept"] = (filled[0], site, _fingerprint(arr, nonzero=True), _fingerprint(owner))
+            facts.array(arr).kept = (filled[0], site, _fingerprint(arr, nonzero=True), _fingerprint(owner))
 
     def _report(self, summed, read_again: Site) -> None:
         _, arr, first_backward, first_read, second_backward = summed

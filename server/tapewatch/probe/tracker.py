@@ -28,7 +28,7 @@ from collections import OrderedDict
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..model import Location
-from . import frames, grad_facts, warp_seams
+from . import facts, frames, warp_seams
 from .kernel_access import kernel_access, launch_elements, patterns_apart
 from .memory import SpanIndex
 from .read_replay import ReadReplay
@@ -310,11 +310,11 @@ class Tracker:
 
     # ------------------------------------------------------------------ tapes
     def tape_state(self, tape) -> TapeState:
-        state = tape.__dict__.get("_tw_state")
+        state = facts.tape_state(tape)
         if state is None:
             self._tape_counter += 1
             state = TapeState(self._tape_counter, Site([]))
-            tape.__dict__["_tw_state"] = state
+            facts.tape(tape).state = state
             self._pending[id(tape)] = tape
             while len(self._pending) > MAX_PENDING_TAPES:
                 self._pending.popitem(last=False)
@@ -335,13 +335,13 @@ class Tracker:
         state.site = Site.here()
 
     def forget_reads(self, tape) -> None:
-        state = tape.__dict__.get("_tw_state")
+        state = facts.tape_state(tape)
         if state is not None:
             state.clear_reads()
         self._live.pop(id(tape), None)
 
     def forget_launches(self, tape) -> None:
-        state = tape.__dict__.get("_tw_state")
+        state = facts.tape_state(tape)
         if state is not None:
             state.launches = []
 
@@ -402,7 +402,7 @@ class Tracker:
     def before_taped_launch(self, kernel, args) -> None:
         """A taped launch is about to run: keep what its writes will overwrite (see read_replay)."""
         tape = self.recording_tape()
-        state = tape.__dict__.get("_tw_state") if tape is not None else None
+        state = facts.tape_state(tape) if tape is not None else None
         if state is None or not state.reads:
             return
         accesses = self.accesses(kernel, args)
@@ -498,10 +498,10 @@ class Tracker:
         grad = getattr(arr, "grad", None) if getattr(arr, "requires_grad", False) else None
         if grad is not None:
             state.grad_of[id(grad)] = (grad, arr)
-        last = arr.__dict__.get("_tw_last_read")
+        last = facts.peek(arr).last_read
         if last is not None and last[3] != record.index:
-            arr.__dict__["_tw_prev_read"] = last
-        arr.__dict__["_tw_last_read"] = (state.number, state.generation, record.site, record.index)
+            facts.array(arr).prev_read = last
+        facts.array(arr).last_read = (state.number, state.generation, record.site, record.index)
         if id(tape) not in self._live:
             self._live[id(tape)] = tape
             while len(self._live) > MAX_PENDING_TAPES:
@@ -549,10 +549,10 @@ class Tracker:
 
     def on_copy(self, dest, src) -> None:
         self._seed_write(dest)
-        serial = grad_facts.filled(src)
+        serial = facts.filled(src)
         if serial is not None and hasattr(dest, "__dict__"):
             # ``g = wp.clone(p.grad)`` (to clip it): a later ``g.zero_()`` zeroes the copy, not the gradient
-            grad_facts.of(dest).copy_of = serial
+            facts.array(dest).copy_of = serial
         tape = self.recording_tape()
         if tape is None:
             self.bus.tell(Sensor.on_copy_carry, "following a copy", dest, src)
@@ -563,7 +563,7 @@ class Tracker:
         state = self.tape_state(tape)
         # Warp marks a taped copy's source as read; the copy's adjoint never uses the values,
         # so a later write to the source is harmless (see overwrites.report_warp_flag).
-        src.__dict__["_tw_copy_read"] = (state.number, state.generation, Site.here())
+        facts.array(src).copy_read = (state.number, state.generation, Site.here())
         self.bus.tell(Sensor.on_taped_copy, "checking a taped copy", state, dest, src)
         readers = self.readers_of(state, dest)
         if readers:
@@ -576,8 +576,8 @@ class Tracker:
             self.zeroed_in_capture.add(id(arr))  # the graph zeroes it each time it runs
             self.zero_sites_in_capture.append((id(arr), Site.here()))
         self._seed_write(arr)
-        facts = grad_facts.known(arr)
-        serial = facts.serial if facts is not None else None
+        record = facts.known(arr)
+        serial = record.serial if record is not None else None
         if serial is not None and method == "zero_":
             if self.last_grad_zero is None or self.last_grad_zero[0] != serial:
                 # the first gradient zeroed after that backward (where a missing zero_() goes), for TW202
@@ -602,7 +602,7 @@ class Tracker:
         if readers:
             # Its old contents are discarded outside the tape: a launch that then accumulates into it starts
             # a new version Warp's backward does not separate from the old one (overwrites, TW101).
-            arr.__dict__["_tw_reset_on"] = (state.number, state.generation, Site.here(), method)
+            facts.array(arr).reset_on = (state.number, state.generation, Site.here(), method)
             self.read_replay.before_write(state, arr)
             overwrites.report_zero_fill_overwrite(self, arr, method, *overwrites.pick_reader(readers),
                                                   state=state, readers=readers)
@@ -649,7 +649,7 @@ class Tracker:
     def on_numpy(self, arr) -> None:
         """The script took ``arr.numpy()`` (a read, and on the CPU a writable view)."""
         self._zeroed_read(arr, "`.numpy()`")
-        if grad_facts.filled(arr) is not None:  # a gradient a backward filled, read after its tape is done
+        if facts.filled(arr) is not None:  # a gradient a backward filled, read after its tape is done
             self.bus.tell(Sensor.on_gradient_numpy, "checking a gradient's .numpy()", arr)
         if not self._live:
             return
@@ -670,16 +670,15 @@ class Tracker:
 
     def _zeroed_read(self, arr, how: str) -> None:
         """A read of a gradient that tape.zero() cleared after a backward filled it (grad_reads)."""
-        d = getattr(arr, "__dict__", {})
-        facts = grad_facts.known(arr)
-        if facts is not None and facts.filled_by is not None:
-            facts.read_after = facts.filled_by  # read after that backward filled it
-        if "_tw_zeroed" in d:
+        record = facts.known(arr)
+        if record is not None and record.filled_by is not None:
+            record.read_after = record.filled_by  # read after that backward filled it
+        if record is not None and record.zeroed is not None:
             self.bus.tell(Sensor.on_zeroed_grad_read, "checking a read of a zeroed gradient", arr, how)
 
     def on_tape_zero(self, tape) -> None:
         if self.captures:
-            state = tape.__dict__.get("_tw_state")
+            state = facts.tape_state(tape)
             self.zeroed_in_capture.update(id(g) for g in warp_seams.tape_gradients(tape))
             self.zeroed_in_capture.update(id(g) for g in (state.gradients() if state is not None else ()))
         self.bus.tell(Sensor.on_tape_zero, "checking a tape's zero()", tape)
@@ -700,7 +699,7 @@ class Tracker:
         """
         site = None
         for tape in list(self._live.values()):
-            state = tape.__dict__.get("_tw_state")
+            state = facts.tape_state(tape)
             if state is None:
                 continue
             readers = self.readers_of(state, arr)
@@ -732,7 +731,7 @@ class Tracker:
         """Live tapes (recorded, not yet differentiated) that read ``arr``'s memory."""
         out = []
         for tape in list(self._live.values()):
-            state = tape.__dict__.get("_tw_state")
+            state = facts.tape_state(tape)
             if state is not None and self.readers_of(state, arr):
                 out.append((tape, state))
         return out
@@ -741,7 +740,7 @@ class Tracker:
         """``(tape state, array)`` for live tapes that read the array whose gradient ``grad`` is."""
         out = []
         for tape in list(self._live.values()):
-            state = tape.__dict__.get("_tw_state")
+            state = facts.tape_state(tape)
             hit = state.grad_of.get(id(grad)) if state is not None else None
             if hit is not None and hit[0] is grad:
                 out.append((state, hit[1]))

@@ -26,11 +26,11 @@ from typing import Any, Dict, List, NamedTuple, Optional
 
 from .. import codes
 from ..model import Finding, Location, Related
-from . import frames, related as rel, warp_seams
+from . import facts, frames, related as rel, warp_seams
 from .sites import Site, ordering_snap
 from .kernel_access import kernel_access
 from .tracker import differentiable
-from .sensor import Sensor
+from .sensor import PerTape, Sensor
 
 
 class TapeMark:
@@ -104,16 +104,17 @@ class Truncation(Sensor):
         # (the earlier tape's mark, (key, finding)): a gradient stopped at what a tape not yet differentiated
         # computed; reported at exit if that tape never is
         self._undifferentiated: List[tuple] = []
+        self._windows: PerTape[_Window] = PerTape(_Window)
 
     def on_numpy(self, arr) -> None:
         """``x.numpy()`` of a value the recording tape computed: an array made from it on this line
         carries the values, not their gradient."""
         tape = self.tracker.recording_tape()
-        origin = arr.__dict__.get("_tw_origin")
+        origin = facts.peek(arr).origin
         if tape is None or origin is None or origin.mark.untaped or not differentiable(arr):
             return
-        state = tape.__dict__.get("_tw_state")
-        if state is None or origin.mark is not _mark(state):
+        state = facts.tape_state(tape)
+        if state is None or origin.mark is not _mark_of(self._windows.of(state), state):
             return
         here = Site.here()
         self._host_read = (here.key(), origin.mark, arr)
@@ -125,11 +126,11 @@ class Truncation(Sensor):
 
     def on_array_created(self, arr) -> None:
         read = self._host_read  # not consumed: Warp may build inner arrays first, on the same line
-        site = arr.__dict__.get("_tw_alloc_site")
+        site = facts.peek(arr).alloc_site
         if site is None:
             return
         if read is not None and site.key() == read[0]:
-            arr.__dict__["_tw_host_copy"] = HostCopy(read[1], self._name(read[2]), site)
+            facts.array(arr).host_copy = HostCopy(read[1], self._name(read[2]), site)
             return
         # Made on another line: the same values, varied enough not to be a coincidence (a constant
         # fill matches any constant array), come from a host copy the script kept.
@@ -142,7 +143,7 @@ class Truncation(Sensor):
             if checksum is not None and value == checksum:
                 source = ref()
                 name = self._name(source) if source is not None else "a value this tape computed"
-                arr.__dict__["_tw_host_copy"] = HostCopy(mark, name, site)
+                facts.array(arr).host_copy = HostCopy(mark, name, site)
                 return
 
     def _name(self, arr) -> str:
@@ -150,59 +151,59 @@ class Truncation(Sensor):
             "a parameter"
 
     def on_launch(self, state, record) -> None:
-        mark = _mark(state)
+        mark = _mark_of(self._windows.of(state), state)
         try:
             fresh = kernel_access(record.kernel).rewritten_first
         except Exception:  # no analysis: assume every read continues
             fresh = frozenset()
         for access in record.accesses:
             arr = access.array
-            copy = arr.__dict__.get("_tw_host_copy") if access.read else None
-            if copy is not None and copy.mark is mark and "_tw_origin" not in arr.__dict__:
-                pending = state.__dict__.setdefault("host_copies", [])
+            copy = facts.peek(arr).host_copy if access.read else None
+            if copy is not None and copy.mark is mark and facts.peek(arr).origin is None:
+                pending = self._windows.of(state).host_copies
                 if not any(p[0] is copy for p in pending):
                     pending.append((copy, record, access))
             if access.read and differentiable(arr) and record.access_label(access) not in fresh:
-                origin = arr.__dict__.get("_tw_origin")
+                origin = facts.peek(arr).origin
                 if origin is not None and origin.mark is not mark and (origin.mark.differentiated or
                                                                        origin.mark.untaped):
-                    pending = state.__dict__.setdefault("truncations", [])
+                    pending = self._windows.of(state).truncations
                     if not any(p[0].mark is origin.mark for p in pending):
                         pending.append((origin, record, access))
                 elif origin is not None and origin.mark is not mark and origin.carried is None:
                     # Computed on another tape that has not been differentiated (yet): judged at the end.
-                    pending = state.__dict__.setdefault("undifferentiated", [])
+                    pending = self._windows.of(state).undifferentiated
                     if not any(p[0].mark is origin.mark for p in pending):
                         pending.append((origin, record, access))
                 elif origin is not None and origin.mark is mark and origin.carried is not None:
                     # Carried outside the recording between two stretches of this same tape.
-                    carries = state.__dict__.setdefault("carries", [])
+                    carries = self._windows.of(state).carries
                     if not any(p[0].carried.key() == origin.carried.key() for p in carries):
                         carries.append((origin, record, access))
             if access.read and id(arr) not in mark.read and differentiable(arr) and \
-                    getattr(arr.__dict__.get("_tw_origin"), "mark", None) is not mark:  # not computed here
+                    getattr(facts.peek(arr).origin, "mark", None) is not mark:  # not computed here
                 try:
                     mark.read[id(arr)] = weakref.ref(arr)
                 except TypeError:
                     pass
             if access.write:
-                arr.__dict__["_tw_origin"] = Origin(mark, record.site, record.kernel_name, None)
+                facts.array(arr).origin = Origin(mark, record.site, record.kernel_name, None)
 
     def on_copy_carry(self, dest, src) -> None:
         """An untaped copy carries the values (and where they came from) to ``dest``."""
-        origin = getattr(src, "__dict__", {}).get("_tw_origin")
+        origin = facts.peek(src).origin
         if origin is not None:
-            dest.__dict__["_tw_origin"] = origin._replace(carried=origin.carried or Site.here())
+            facts.array(dest).origin = origin._replace(carried=origin.carried or Site.here())
         else:
-            dest.__dict__.pop("_tw_origin", None)  # new values from outside any tape (a reset)
+            facts.array(dest).origin = None  # new values from outside any tape (a reset)
 
     def on_untaped_write(self, arr, op: str) -> None:
         if op in ("zero_", "fill_"):
-            arr.__dict__.pop("_tw_origin", None)
+            facts.array(arr).origin = None
 
     def on_refill(self, arr) -> None:
         """A zero_()/fill_() while a tape records: constants, carried from no earlier tape."""
-        arr.__dict__.pop("_tw_origin", None)
+        facts.array(arr).origin = None
 
     def on_untaped_kernel_accesses(self, kernel, accesses) -> None:
         """An untaped launch carries the origin of what it reads to what it writes."""
@@ -219,11 +220,11 @@ class Truncation(Sensor):
         mark.parameters, mark.off_tape, mark.op = reads, True, name
         mark.remember(a.array for a in accesses if a.read and differentiable(a.array))
         for arr in written:
-            arr.__dict__["_tw_origin"] = Origin(mark, Site.here(), name, None)
+            facts.array(arr).origin = Origin(mark, Site.here(), name, None)
 
     def _carry(self, name: str, accesses) -> None:
-        origin = next((a.array.__dict__.get("_tw_origin") for a in accesses
-                       if a.read and a.array.__dict__.get("_tw_origin") is not None), None)
+        origin = next((facts.peek(a.array).origin for a in accesses
+                       if a.read and facts.peek(a.array).origin is not None), None)
         if origin is None:
             # Computed here from a parameter, outside any tape: a tape that reads the result and
             # differentiates that parameter misses this step.
@@ -241,17 +242,17 @@ class Truncation(Sensor):
                 origin = Origin(mark, Site.here(), name, None)
                 for a in accesses:
                     if a.write:
-                        a.array.__dict__["_tw_origin"] = origin
+                        facts.array(a.array).origin = origin
                 return
         for a in accesses:
             if a.write:
                 if origin is not None:
-                    a.array.__dict__["_tw_origin"] = origin._replace(carried=origin.carried or Site.here())
+                    facts.array(a.array).origin = origin._replace(carried=origin.carried or Site.here())
                 else:
-                    a.array.__dict__.pop("_tw_origin", None)
+                    facts.array(a.array).origin = None
 
     def before_backward(self, tape, state, site, args=(), kwargs=None) -> None:
-        mark = _mark(state)
+        mark = _mark_of(self._windows.of(state), state)
         mark.differentiated = True
         mark.backward_site = site
         accesses = _parameter_accesses(state)
@@ -263,7 +264,11 @@ class Truncation(Sensor):
         seeded_by_hand = (args[0] if args else (kwargs or {}).get("loss")) is None
         if seeded_by_hand and self._deferred:
             self._drop_recomputed(state)
-        for origin, record, access in state.__dict__.pop("truncations", []):
+        window = self._windows.of(state)
+        truncations, host_copies, undifferentiated, carries = \
+            window.truncations, window.host_copies, window.undifferentiated, window.carries
+        window.truncations, window.host_copies, window.undifferentiated, window.carries = [], [], [], []
+        for origin, record, access in truncations:
             common = set(mark.shares(origin.mark))
             shared = sorted(name for key, name in mark.parameters.items() if key in common)
             if not shared and origin.mark.untaped and origin.mark.off_tape and not _records_functions(tape):
@@ -273,27 +278,27 @@ class Truncation(Sensor):
                     self._report_or_defer(origin, record, access, shared, site, state)
             elif shared:
                 self._report(origin, record, access, shared, mark, _stepped(origin.mark, mark))
-        for copy, record, access in state.__dict__.pop("host_copies", []):
+        for copy, record, access in host_copies:
             # A tape that records functions may give such a step its adjoint itself (record_func).
             if not seeded_by_hand and mark.parameters and not _records_functions(tape):
                 self._report_host_copy(copy, record, access, site)
         waiting = []
-        for origin, record, access in state.__dict__.pop("undifferentiated", []):
+        for origin, record, access in undifferentiated:
             shared = sorted(name for key, name in mark.parameters.items()
                             if _same(origin.mark.read.get(key), mark.refs.get(key)))
             if shared:
                 waiting.append((origin, record, access, shared, site, mark.created))
         if waiting:
-            state.__dict__["undifferentiated_waiting"] = waiting
-        covered = tape.__dict__.get("_tw_func_arrays", ())
-        for origin, record, access in state.__dict__.pop("carries", []):
+            window.waiting = waiting
+        covered = getattr(facts.known_tape(tape), "func_arrays", None) or ()
+        for origin, record, access in carries:
             if id(access.array) in covered:
                 continue  # carried by a step whose adjoint the script recorded itself (tape.record_func)
             shared = [] if seeded_by_hand else _parameters_upstream(state, origin)
             if shared:
                 self._report_carry(origin, record, access, shared, site, state)
         # What this tape records from now on (reused after a reset) is the next window.
-        state.__dict__["mark"] = TapeMark(state.number, mark.created)
+        window.mark = TapeMark(state.number, mark.created)
 
     # -- checkpointing: untaped steps recomputed on a later tape ---------------------
     def _report_or_defer(self, origin, record, access, shared: List, site: Site, state) -> None:
@@ -318,7 +323,11 @@ class Truncation(Sensor):
     def after_backward(self, tape, state) -> None:
         """A gradient reached an array another tape computed: unless that tape is differentiated before
         the run ends, the gradient stops there (``at_exit``)."""
-        for origin, record, access, shared, site, created in state.__dict__.pop("undifferentiated_waiting", []):
+        window = self._windows.get(state)
+        waiting = window.waiting if window is not None else []
+        if window is not None:
+            window.waiting = []
+        for origin, record, access, shared, site, created in waiting:
             grad = getattr(access.array, "grad", None)
             if grad is None or len(self._undifferentiated) >= MAX_DEFERRED:
                 continue
@@ -565,7 +574,7 @@ def _parameters_upstream(state, origin: Origin) -> List[str]:
     carried = set()
     for r in state.launches:
         for x in r.accesses:
-            o = x.array.__dict__.get("_tw_origin")
+            o = facts.peek(x.array).origin
             if x.read and o is not None and o.carried is not None and o.mark.number == state.number:
                 carried.add(id(x.array))  # a carried array is no parameter: it is the cut itself
     params = {k: v for k, v in _parameters(state).items() if k not in carried}
@@ -601,12 +610,26 @@ def _window(created: Location, back: Optional[Location]) -> Location:
     return created
 
 
-def _mark(state) -> TapeMark:
-    mark = state.__dict__.get("mark")
-    if mark is None:
+class _Window:
+    """The Truncation sensor's record of one tape: what its current window of recording is, and the reads
+    waiting to be judged at its backward()."""
+
+    __slots__ = ("mark", "truncations", "host_copies", "undifferentiated", "waiting", "carries")
+
+    def __init__(self) -> None:
+        self.mark: Optional[TapeMark] = None
+        self.truncations: List[tuple] = []  # (origin, record, access): read what a differentiated tape computed
+        self.host_copies: List[tuple] = []  # (copy, record, access): read an array made from taped values
+        self.undifferentiated: List[tuple] = []  # read what another tape, not yet differentiated, computed
+        self.waiting: List[tuple] = []  # those, after this tape's backward: judged when it ran
+        self.carries: List[tuple] = []  # read what this tape computed, carried outside its recording
+
+
+def _mark_of(window: _Window, state) -> TapeMark:
+    if window.mark is None:
         created = state.site if state.site is not None and state.site.snaps else None
-        mark = state.__dict__["mark"] = TapeMark(state.number, created)
-    return mark
+        window.mark = TapeMark(state.number, created)
+    return window.mark
 
 
 def _parameters(state, accesses: Optional[Dict[int, tuple]] = None) -> Dict[int, str]:
