@@ -21,6 +21,7 @@ import ast
 from typing import Any, Dict, List, NamedTuple, Optional
 
 from ..model import Location
+from ..warpsrc.source import dotted, resolve
 from .syntax import innermost_function
 
 # What an expression may call to be evaluated: NumPy's elementwise arithmetic and reductions.
@@ -47,6 +48,7 @@ class HostLoss(NamedTuple):
     variable: str  # how the program spells the output's values in it (a host copy, or ``out.numpy()``)
     code: Any  # the compiled expression, of ``PLACEHOLDER``
     used: bool  # read after it is computed (returned, printed, kept): a loss, not a scratch value
+    expression: Any = None  # the expression compiled, for what ``data_arrays`` checks before evaluating
 
 
 class Mismatch(NamedTuple):
@@ -74,8 +76,8 @@ def find(tree: ast.AST, path: str, name: str, copies: List[str], line: int) -> L
         except (SyntaxError, ValueError, TypeError):
             continue
         # A plain sum or mean only matches a seed: it is never the loss reported here.
-        out.append(HostLoss(Location(path, node.lineno, node.col_offset + 1), ast.unparse(node.targets[0]), spelled[0], code,
-                            shape == "loss" and _used_after(scope, node)))
+        out.append(HostLoss(Location(path, node.lineno, node.col_offset + 1), ast.unparse(node.targets[0]),
+                            spelled[0], code, shape == "loss" and _used_after(scope, node), expanded))
         if len(out) >= MAX_CANDIDATES:
             break
     return out
@@ -106,6 +108,8 @@ def _compare(loss: HostLoss, values, seed, namespaces: List[Dict[str, Any]]):
     x0 = np.array(values, dtype=np.float64)
     seed = np.asarray(seed, dtype=np.float64).reshape(x0.shape) if seed.size == x0.size else None
     if seed is None or x0.size < 2 or not np.isfinite(x0).all() or not np.isfinite(seed).all():
+        return None
+    if loss.expression is not None and not data_arrays(loss.expression, namespaces):
         return None
     scope: Dict[str, Any] = {}
     for namespace in reversed(namespaces):
@@ -199,7 +203,7 @@ def _shape(expr: ast.AST, variable: str) -> Optional[str]:
             if name is None:
                 return None
             if isinstance(node.func, ast.Attribute) and not _is_numpy(node.func.value) and \
-                    not _uses(node.func.value, variable):
+                    not _uses(node.func.value, variable) and not _data_method(node):
                 return None  # a method of another object (``self.model.copy()``): not the values' own
             if name in _REDUCTIONS:
                 subjects = ([node.func.value] if isinstance(node.func, ast.Attribute) and name in _METHODS
@@ -215,6 +219,27 @@ def _shape(expr: ast.AST, variable: str) -> Optional[str]:
     if not reduced:
         return None
     return "plain" if plain else "loss"
+
+
+# Methods of the program's constant data an expression may call (``np.log(OBS.astype(np.float64))``), when
+# the object is a NumPy array (checked before evaluating: ``data_arrays``).
+_DATA_METHODS = frozenset({"astype", "reshape", "ravel", "flatten"})
+
+
+def _data_method(call: ast.Call) -> bool:
+    func = call.func
+    return isinstance(func, ast.Attribute) and func.attr in _DATA_METHODS and dotted(func.value) is not None
+
+
+def data_arrays(code_tree: ast.AST, namespaces: List[Dict[str, Any]]) -> bool:
+    """Every object a data method is called on (``OBS`` in ``OBS.astype(...)``) is a NumPy array."""
+    import numpy as np  # noqa: PLC0415
+
+    for node in ast.walk(code_tree):
+        if isinstance(node, ast.Call) and _data_method(node) and not _uses(node.func.value, PLACEHOLDER):
+            if not isinstance(resolve(node.func.value, namespaces), np.ndarray):
+                return False
+    return True
 
 
 def _called(call: ast.Call) -> Optional[str]:

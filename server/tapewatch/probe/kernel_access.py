@@ -605,6 +605,9 @@ class _AccessVisitor(ast.NodeVisitor):
         """A write that reads no old value (``+=``, an atomic, a ``@wp.func`` that writes it);
         ``node`` is the subscript written, or the atomic's index as a tuple (``_atomic_index``)."""
         self.writes.add(name)
+        # A read of the thread's own earlier write is safe only while nothing writes the path again: this
+        # write overwrites what it read (``y[i] = a`` then ``y[i] = y[i] * f``), so those reads count again.
+        self.late_reads.pop(name, None)
         self.write_forms.setdefault(name, []).append(node if isinstance(node, tuple) else index_form(node, self.windows))
         if op is not None and statement is not None and name in self._first_read:
             self.accumulated.append(IntraKernelWrite(name, statement.lineno + self.offset,

@@ -169,8 +169,35 @@ def reuse_pick(what: str, site) -> Optional[Tuple[Location, str]]:
     if not what or not what.isidentifier() or not snaps:
         return None
     line = snaps[0].f_lineno
-    return _before_in_function(site, lambda kind, key: kind == "reuse" and key[0] == what
-                               and key[1][0] <= line <= key[1][1])
+    repeated = None  # whether a caller runs this function in a loop, asked only if needed
+
+    def in_step(span) -> bool:
+        nonlocal repeated
+        if span is not None:
+            return span[0] <= line <= span[1]
+        if repeated is None:
+            repeated = _called_in_loop(snaps)
+        return repeated
+
+    return _before_in_function(site, lambda kind, key: kind == "reuse" and key[0] == what and in_step(key[1]))
+
+
+def _called_in_loop(snaps) -> bool:
+    """A frame outside the innermost one runs inside a ``for``/``while`` of its function (a step method
+    called once per step)."""
+    return any(first < snap.f_lineno <= last and first >= snap.f_code.co_firstlineno
+               for snap in snaps[1:] for first, last, _ in _loops_of(snap))
+
+
+def _loops_of(snap) -> list:
+    """``[(first line, last line, Location)]`` of the ``for``/``while`` statements in a frame's file."""
+    path = snap.f_code.co_filename
+    loops = _LOOPS.get(path)
+    if loops is None:
+        tree = file_tree(path, snap.f_globals)
+        loops = _LOOPS[path] = [(n.lineno, n.end_lineno or n.lineno, Location(path, n.lineno, n.col_offset + 1))
+                                for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))] if tree else []
+    return loops
 
 
 def swap(what: str, site) -> Optional[Tuple[Location, str]]:
@@ -220,13 +247,7 @@ def enclosing_loop(site: Site) -> Optional[Location]:
     """The innermost ``for``/``while`` of the user's code that repeats the event: in the innermost frame of
     ``site`` that runs inside a loop (a helper's launch repeated by its caller's loop counts)."""
     for snap in site.snaps:
-        path = snap.f_code.co_filename
-        loops = _LOOPS.get(path)
-        if loops is None:
-            tree = file_tree(path, snap.f_globals)
-            loops = _LOOPS[path] = [(n.lineno, n.end_lineno or n.lineno, Location(path, n.lineno, n.col_offset + 1))
-                                    for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))] if tree else []
-        around = [(last - first, loc) for first, last, loc in loops
+        around = [(last - first, loc) for first, last, loc in _loops_of(snap)
                   if first < snap.f_lineno <= last and first >= snap.f_code.co_firstlineno]
         if around:
             return min(around, key=lambda item: item[0])[1]
@@ -443,6 +464,10 @@ def _rebindings_in(path: str, module_globals) -> list:
                     _loop_around(loops, node.lineno) is not None:
                 # ``rho = self.rho`` in a loop's body: every step gets the one buffer the object holds
                 entry = ("reuse", (target.id, _loop_around(loops, node.lineno)))
+            elif isinstance(target, ast.Name) and isinstance(value, ast.Attribute) and \
+                    isinstance(value.value, ast.Name) and value.value.id == "self":
+                # ``rho = self.rho`` in a method a caller's loop runs each step (judged by the frames)
+                entry = ("reuse", (target.id, None))
             elif _is_swap(target, value) and isinstance(target, ast.Tuple):
                 entry = ("swap", (tuple(ast.unparse(e) for e in target.elts), _loop_around(loops, node.lineno)))
             else:

@@ -29,7 +29,7 @@ from ..model import Finding, Location, Related
 from . import facts, frames, related as rel, warp_seams
 from .sites import Site, ordering_snap
 from .kernel_access import kernel_access
-from .tracker import differentiable
+from .tracker import differentiable, is_float
 from .sensor import PerTape, Sensor
 
 
@@ -89,6 +89,7 @@ class HostCopy(NamedTuple):
     mark: TapeMark  # the tape that computed ``x``
     source: str  # how the script named ``x``
     site: Site  # where the new array was made
+    source_ref: Any = None  # weakref of ``x``
 
 
 class Truncation(Sensor):
@@ -105,6 +106,10 @@ class Truncation(Sensor):
         # computed; reported at exit if that tape never is
         self._undifferentiated: List[tuple] = []
         self._windows: PerTape[_Window] = PerTape(_Window)
+        # (copy, record, access, backward site, array ref): host copies read by a tape seeded by hand
+        self._host_copies_seeded: List[tuple] = []
+        # (copy, record, access): host copies of what another tape computed, read by a taped launch
+        self._cross_copies: List[tuple] = []
 
     def on_numpy(self, arr) -> None:
         """``x.numpy()`` of a value the recording tape computed: an array made from it on this line
@@ -114,7 +119,7 @@ class Truncation(Sensor):
         if tape is None or origin is None or origin.mark.untaped or not differentiable(arr):
             return
         state = facts.tape_state(tape)
-        if state is None or origin.mark is not _mark_of(self._windows.of(state), state):
+        if state is None:
             return
         here = Site.here()
         self._host_read = (here.key(), origin.mark, arr)
@@ -130,7 +135,7 @@ class Truncation(Sensor):
         if site is None:
             return
         if read is not None and site.key() == read[0]:
-            facts.array(arr).host_copy = HostCopy(read[1], self._name(read[2]), site)
+            facts.array(arr).host_copy = HostCopy(read[1], self._name(read[2]), site, weakref.ref(read[2]))
             return
         # Made on another line: the same values, varied enough not to be a coincidence (a constant
         # fill matches any constant array), come from a host copy the script kept.
@@ -143,14 +148,58 @@ class Truncation(Sensor):
             if checksum is not None and value == checksum:
                 source = ref()
                 name = self._name(source) if source is not None else "a value this tape computed"
-                facts.array(arr).host_copy = HostCopy(mark, name, site)
+                facts.array(arr).host_copy = HostCopy(mark, name, site, ref)
                 return
 
     def _name(self, arr) -> str:
         return self.tracker.registry.attempt("naming an array", lambda: frames.name_by_identity(arr)) or \
             "a parameter"
 
+    def on_taped_copy(self, state, dest, src) -> None:
+        """``wp.clone(x, requires_grad=False)`` / ``wp.copy(plain, x)`` while the tape records: the copy
+        holds differentiable values but no gradient (judged when a taped launch uses it for a gradient)."""
+        if differentiable(src) and is_float(dest) and not getattr(dest, "requires_grad", False):
+            self._windows.of(state).detached[id(dest)] = (weakref.ref(dest), self._name(src), Site.here())
+        copied = facts.peek(src).host_copy
+        if copied is not None and hasattr(dest, "__dict__"):
+            # ``y.assign(f(x.numpy()))``: Warp copies through an array made from the host values; the
+            # destination holds them now.
+            facts.array(dest).host_copy = copied
+
+    def _detached_reads(self, state, record) -> None:
+        window = self._windows.get(state)
+        if window is None or not window.detached or \
+                not any(a.write and differentiable(a.array) for a in record.accesses):
+            return
+        for access in record.accesses:
+            held = window.detached.get(id(access.array)) if access.read else None
+            if held is None or held[0]() is not access.array or \
+                    not kernel_access(record.kernel).gradient_reaches(record.access_label(access)):
+                continue
+            self._report_detached(record, access, held[1], held[2])
+
+    def _report_detached(self, record, access, source: str, site: Site) -> None:
+        registry = self.tracker.registry
+        key = ("TW207", "detached", site.key())
+        if registry.bump(key):
+            return
+        what = registry.attempt("naming an array", lambda: record.access_name(access)) or \
+            record.access_label(access)
+        message = ("`%s` is a copy of `%s` made without requires_grad while the tape records: the copy has no "
+                   "gradient, so `%s`'s adjoint stops at `%s` and never reaches `%s` or what it depends on "
+                   "(truncation). Copy with requires_grad=True (`wp.clone(%s)`), or let `%s` read `%s` itself."
+                   % (what, source, record.kernel_name, what, source, source, record.kernel_name, source))
+        related: List[Related] = []
+        read_loc = registry.attempt("locating a launch", record.location)
+        if read_loc is not None:
+            related.append(Related(read_loc, "`%s` uses `%s` for a value with a gradient here"
+                                   % (record.kernel_name, what), "reader"))
+        loc = registry.attempt("locating a copy", lambda: site.location(("clone", "copy"))) or read_loc
+        registry.report(key, Finding(code="TW207", message=message, location=loc, severity=codes.severity("TW207"),
+                                     related=related, data={"array": what, "source": source, "detached": True}))
+
     def on_launch(self, state, record) -> None:
+        self._detached_reads(state, record)
         mark = _mark_of(self._windows.of(state), state)
         try:
             fresh = kernel_access(record.kernel).rewritten_first
@@ -163,6 +212,9 @@ class Truncation(Sensor):
                 pending = self._windows.of(state).host_copies
                 if not any(p[0] is copy for p in pending):
                     pending.append((copy, record, access))
+            elif copy is not None and copy.mark is not mark and not any(c[0] is copy for c in self._cross_copies) \
+                    and len(self._cross_copies) < MAX_DEFERRED:
+                self._cross_copies.append((copy, record, access))
             if access.read and differentiable(arr) and record.access_label(access) not in fresh:
                 origin = facts.peek(arr).origin
                 if origin is not None and origin.mark is not mark and (origin.mark.differentiated or
@@ -252,6 +304,7 @@ class Truncation(Sensor):
                     facts.array(a.array).origin = None
 
     def before_backward(self, tape, state, site, args=(), kwargs=None) -> None:
+        self._seeds_across_host_copy(args, kwargs, site)
         mark = _mark_of(self._windows.of(state), state)
         mark.differentiated = True
         mark.backward_site = site
@@ -268,6 +321,7 @@ class Truncation(Sensor):
         truncations, host_copies, undifferentiated, carries = \
             window.truncations, window.host_copies, window.undifferentiated, window.carries
         window.truncations, window.host_copies, window.undifferentiated, window.carries = [], [], [], []
+        window.detached = {}
         for origin, record, access in truncations:
             common = set(mark.shares(origin.mark))
             shared = sorted(name for key, name in mark.parameters.items() if key in common)
@@ -280,7 +334,13 @@ class Truncation(Sensor):
                 self._report(origin, record, access, shared, mark, _stepped(origin.mark, mark))
         for copy, record, access in host_copies:
             # A tape that records functions may give such a step its adjoint itself (record_func).
-            if not seeded_by_hand and mark.parameters and not _records_functions(tape):
+            if not mark.parameters or _records_functions(tape):
+                continue
+            if seeded_by_hand and len(self._host_copies_seeded) < MAX_DEFERRED:
+                # Seeded by hand, the program may carry the copy's gradient across the host step itself
+                # (reading ``copy.grad`` to seed what it was copied from): judged at exit.
+                self._host_copies_seeded.append((copy, record, access, site, weakref.ref(access.array)))
+            elif not seeded_by_hand:
                 self._report_host_copy(copy, record, access, site)
         waiting = []
         for origin, record, access in undifferentiated:
@@ -339,6 +399,10 @@ class Truncation(Sensor):
                 self._undifferentiated.append((origin.mark, found))
 
     def at_exit(self) -> None:
+        seeded, self._host_copies_seeded = self._host_copies_seeded, []
+        for copy, record, access, site, ref in seeded:
+            if not _gradient_read(ref()):
+                self._report_host_copy(copy, record, access, site)
         deferred, self._deferred = self._deferred, []
         for _, report in deferred:
             self.tracker.registry.attempt("reporting untaped steps before a tape", report)
@@ -486,17 +550,36 @@ class Truncation(Sensor):
                                      related=related, data={"array": what, "parameters": shared[:3],
                                                             "earlier_tape": None, "carried": True}))
 
-    def _report_host_copy(self, copy: HostCopy, record, access, backward_site: Site) -> None:
+    def _seeds_across_host_copy(self, args, kwargs, site: Site) -> None:
+        """``tape_a.backward(grads={x: x.grad})`` chaining two tapes, where the second tape read ``x``
+        through ``x.numpy()``: the gradient it gave the copy never reached ``x``, so this seed is empty."""
+        grads = (kwargs or {}).get("grads", args[1] if len(args) > 1 else None)
+        if not isinstance(grads, dict) or not self._cross_copies:
+            return
+        seeded = {id(a) for a in grads}
+        for copy, record, access in self._cross_copies:
+            source = copy.source_ref() if copy.source_ref is not None else None
+            if source is not None and id(source) in seeded:
+                self._report_host_copy(copy, record, access, site, chained=True)
+
+    def _report_host_copy(self, copy: HostCopy, record, access, backward_site: Site, chained: bool = False) -> None:
         registry = self.tracker.registry
         key = ("TW207", "host", copy.site.key())
         if registry.bump(key):
             return
         what = registry.attempt("naming an array", lambda: record.access_name(access)) or \
             record.access_label(access)
-        message = ("`%s` is made from `%s.numpy()`, a host copy of what this tape computed: the values leave Warp, "
-                   "so the gradient stops at `%s` and never reaches what `%s` depends on (truncation). Keep the "
-                   "step in Warp (a kernel, `wp.copy`, or the array itself) while the tape records."
-                   % (what, copy.source, what, copy.source))
+        if chained:
+            message = ("`%s` is made from `%s.numpy()`, a host copy of what another tape computed, and that tape's "
+                       "backward() is then seeded with `%s`'s gradient: the gradient the later tape gave `%s` "
+                       "never reaches `%s` through NumPy, so the seed is empty and what `%s` depends on gets no "
+                       "gradient through this step (truncation). Keep the step in Warp (a kernel, `wp.copy`, or "
+                       "the array itself)." % (what, copy.source, copy.source, what, copy.source, copy.source))
+        else:
+            message = ("`%s` is made from `%s.numpy()`, a host copy of what this tape computed: the values leave "
+                       "Warp, so the gradient stops at `%s` and never reaches what `%s` depends on (truncation). "
+                       "Keep the step in Warp (a kernel, `wp.copy`, or the array itself) while the tape records."
+                       % (what, copy.source, what, copy.source))
         related: List[Related] = []
         read_loc = registry.attempt("locating a launch", record.location)
         if read_loc is not None:
@@ -614,7 +697,7 @@ class _Window:
     """The Truncation sensor's record of one tape: what its current window of recording is, and the reads
     waiting to be judged at its backward()."""
 
-    __slots__ = ("mark", "truncations", "host_copies", "undifferentiated", "waiting", "carries")
+    __slots__ = ("mark", "truncations", "host_copies", "undifferentiated", "waiting", "carries", "detached")
 
     def __init__(self) -> None:
         self.mark: Optional[TapeMark] = None
@@ -623,6 +706,8 @@ class _Window:
         self.undifferentiated: List[tuple] = []  # read what another tape, not yet differentiated, computed
         self.waiting: List[tuple] = []  # those, after this tape's backward: judged when it ran
         self.carries: List[tuple] = []  # read what this tape computed, carried outside its recording
+        # id(copy) -> (copy ref, source name, Site): copies of differentiable values made without a gradient
+        self.detached: Dict[int, tuple] = {}
 
 
 def _mark_of(window: _Window, state) -> TapeMark:
@@ -686,6 +771,14 @@ def _stepped(earlier: TapeMark, later: TapeMark) -> bool:
         if before is None or now is None or now == before:
             return False
     return True
+
+
+def _gradient_read(arr) -> bool:
+    """The program read ``arr``'s gradient after a backward filled it (an array gone: unknown, so read)."""
+    if arr is None:
+        return True
+    record = facts.known(getattr(arr, "grad", None))
+    return record is not None and record.read_after is not None
 
 
 def _records_functions(tape) -> bool:
