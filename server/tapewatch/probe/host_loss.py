@@ -236,9 +236,10 @@ def data_arrays(code_tree: ast.AST, namespaces: List[Dict[str, Any]]) -> bool:
     import numpy as np  # noqa: PLC0415
 
     for node in ast.walk(code_tree):
-        if isinstance(node, ast.Call) and _data_method(node) and not _uses(node.func.value, PLACEHOLDER):
-            if not isinstance(resolve(node.func.value, namespaces), np.ndarray):
-                return False
+        func = node.func if isinstance(node, ast.Call) and _data_method(node) else None
+        if isinstance(func, ast.Attribute) and not _uses(func.value, PLACEHOLDER) and \
+                not isinstance(resolve(func.value, namespaces), np.ndarray):
+            return False
     return True
 
 
