@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseRunSummary, type RunSummary } from '../shared/protocol';
-import { plainMessage } from '../src/diagnosticText';
+import { diagnosticMessage, plainMessage } from '../src/diagnosticText';
 import { interpreterToast, parseNotifyLevel, runToast } from '../src/runToast';
 
 /** A summary as the server sends it (docs/protocol.md), through the real parser. */
@@ -155,5 +155,12 @@ describe('diagnostic messages in VS Code', () => {
     assert.equal(plainMessage('a ``x`y`` b'), 'a ‘x`y’ b');
     assert.equal(plainMessage('no code, 3 < 4'), 'no code, 3 < 4');
     assert.equal(plainMessage('an unmatched ` tick'), 'an unmatched ` tick');
+  });
+
+  it('ends a message with a Fix line with a line break, so the hover puts the code on a line of its own', () => {
+    assert.equal(diagnosticMessage('`x` is overwritten.\nFix: Give each step its own array.'),
+      '‘x’ is overwritten.\nFix: Give each step its own array.\n');
+    assert.equal(diagnosticMessage('one line'), 'one line');
+    assert.equal(diagnosticMessage('two\nlines\n'), 'two\nlines\n');
   });
 });

@@ -718,6 +718,34 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
           { timeout: 5_000 },
         )
         .catch(() => browserLog.push('(the hover did not reach full opacity within 5 s)'));
+      // VS Code appends "tapewatch(TW101)" to the message's last line: the client ends a message that has a
+      // Fix line with a line break, so the code starts a line of its own below the Fix sentence.
+      const layout = await p.evaluate(() => {
+        const h = Array.from(document.querySelectorAll('.monaco-hover')).find((e) => (e.textContent ?? '').includes('TW101'));
+        if (!h) {
+          return null;
+        }
+        const all = Array.from(h.querySelectorAll('span, div'));
+        const fix = all.filter((e) => (e.textContent ?? '').includes('Fix:')).pop();
+        const code = all.filter((e) => (e.textContent ?? '').includes('tapewatch(')).pop();
+        if (!fix || !code) {
+          return { fix: !!fix, code: !!code };
+        }
+        const fixRects = Array.from(fix.getClientRects());
+        const codeRect = code.getClientRects()[0];
+        const lastText = fixRects.filter((r) => r.width > 1).pop();
+        return { fix: true, code: true, fixBottom: lastText?.bottom ?? 0, codeTop: codeRect?.top ?? 0 };
+      });
+      if (layout === null) {
+        browserLog.push('(no hover to measure the code line in)');
+      } else {
+        t.diagnostic(`hover layout: ${JSON.stringify(layout)}`);
+        assert.ok(layout.fix && layout.code, `the hover shows the Fix sentence and "tapewatch(TW101)": ${JSON.stringify(layout)}`);
+        assert.ok(
+          (layout.codeTop ?? 0) >= (layout.fixBottom ?? 0) - 2,
+          `"tapewatch(TW101)" starts below the Fix sentence, not on its line: ${JSON.stringify(layout)}`,
+        );
+      }
       await sleep(300);
       await shoot('.part.editor', 'vscode-squiggle.png');
       await parkMouse();

@@ -25,7 +25,7 @@ import {
   type WorkDoneProgressEnd,
   type WorkDoneProgressReport,
 } from 'vscode-languageclient/node';
-import { plainMessage } from '../diagnosticText';
+import { diagnosticMessage, plainMessage } from '../diagnosticText';
 import { readSettings } from './config';
 import { actionsForTrust, ExecuteCommandsExcept } from './commandFilter';
 import { Commands, EXTENSION_NAME, Methods, PYTHON_EXTENSION_ID } from './constants';
@@ -227,10 +227,10 @@ export class ServerConnection {
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationOptions: initializationOptions(this.settingsFor(undefined)),
       middleware: {
-        // Messages are plain text in VS Code: code spans become quotes.
+        // Messages are plain text in VS Code: code spans become quotes; "tapewatch(TWnnn)" on a line of its own.
         handleDiagnostics: (uri, diagnostics, next) => {
           for (const d of diagnostics) {
-            d.message = plainMessage(d.message);
+            d.message = diagnosticMessage(d.message);
             for (const r of d.relatedInformation ?? []) {
               r.message = plainMessage(r.message);
             }
