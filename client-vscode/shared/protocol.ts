@@ -74,6 +74,8 @@ export interface TapeGraph {
   location: Location | null;
   nodes: GraphNode[];
   edges: GraphEdge[];
+  /** How many tapes recorded these launches (a tape per window or iteration): drawn once. */
+  repeats?: number;
 }
 
 /** Result of the `tapewatch/tapeGraph` request (null before any run of that script). */

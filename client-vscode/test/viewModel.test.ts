@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTapeGraphResult, type Finding, type GraphNode, type TapeGraph } from '../shared/protocol';
 import { DEFAULT_OPTIONS, graphvizLabel, shownGraph, vizGraph } from '../webview/shownGraph';
-import { buildGraphView, nodePlaces, nodeTone, nodeTooltip, tapeFindings, tapeOptionText, worstSeverity } from '../webview/viewModel';
+import { buildGraphView, nodePlaces, nodeTone, nodeTooltip, tapeFindings, tapeOptionText, tapeRepeatsText, worstSeverity } from '../webview/viewModel';
 import { loadFixture } from './fixture';
 
 const result = parseTapeGraphResult(loadFixture())!;
@@ -107,6 +107,11 @@ describe('graph view model', () => {
       tapeOptionText({ ...tape, label: 'tape at train.py:40', captured_at: 'backward', nodes: [node({ kind: 'launch' }), node({})] }, 0),
       '1. tape at train.py:40 — at backward() (1 launch)',
     );
+    assert.equal(
+      tapeOptionText({ ...tape, label: 'tape at train.py:40', captured_at: 'backward', nodes: [node({ kind: 'launch' })], repeats: 3 }, 1),
+      '2. tape at train.py:40 — at backward() (1 launch), drawn once for 3 tapes that recorded the same launches',
+    );
+    assert.equal(tapeRepeatsText({ ...tape, repeats: 1 }), '');
   });
 
   it('carries labels as plain attribute values, which Graphviz draws as text', async () => {

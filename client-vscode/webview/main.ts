@@ -27,7 +27,7 @@ import { fdEvidence, type ErrorScale } from './fdModel';
 import { ARROWS, nearestInDirection } from './nav';
 import { edgeText, findingHighlight, parseOptions, shownGraph, vizGraph, type GraphOptions, type ShownGraph } from './shownGraph';
 import { decorateSvg, sanitizeSvg } from './svg';
-import { buildGraphView, findingText, locationText, tapeFindings, tapeOptionText, type NodeView } from './viewModel';
+import { buildGraphView, findingText, locationText, tapeFindings, tapeOptionText, tapeRepeatsText, type NodeView } from './viewModel';
 import { chooseDirection, directionForShape, parseView, type View } from './viewMath';
 import { Viewport } from './viewport';
 
@@ -242,6 +242,9 @@ function render(): void {
   const tape = currentTape(result);
   if (result.tapes.length > 1) {
     header.appendChild(tapeSelect(result, tape));
+  } else if (tapeRepeatsText(tape)) {
+    // One structure recorded by several tapes (a tape per window): say the graph stands for all of them.
+    header.appendChild(el('span', 'tw-repeats', `This graph is ${tapeRepeatsText(tape)}.`));
   }
   header.appendChild(legend());
   app.appendChild(toolbar());

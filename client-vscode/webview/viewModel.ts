@@ -156,7 +156,14 @@ export function buildGraphView(tape: TapeGraph, findings: Finding[], repeats?: M
 export function tapeOptionText(tape: TapeGraph, index: number): string {
   const launches = tape.nodes.filter((n) => n.kind === 'launch').length;
   const when = tape.captured_at === 'backward' ? 'at backward()' : tape.captured_at === 'exit' ? 'at exit' : tape.captured_at;
-  return `${index + 1}. ${tape.label || tape.id}${when ? ` — ${when}` : ''} (${launches} launch${launches === 1 ? '' : 'es'})`;
+  const repeats = tapeRepeatsText(tape);
+  return `${index + 1}. ${tape.label || tape.id}${when ? ` — ${when}` : ''} (${launches} launch${launches === 1 ? '' : 'es'})${repeats ? `, ${repeats}` : ''}`;
+}
+
+/** "drawn once for 3 tapes that recorded the same launches", or '' for a tape of its own. */
+export function tapeRepeatsText(tape: TapeGraph): string {
+  const n = tape.repeats ?? 1;
+  return n > 1 ? `drawn once for ${n} tapes that recorded the same launches` : '';
 }
 
 /** Findings that touch `tape` (through its nodes), for the list under the graph. */

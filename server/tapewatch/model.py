@@ -183,6 +183,7 @@ class TapeGraph:
     location: Optional[Location] = None  # where the tape was created
     nodes: List[GraphNode] = field(default_factory=list)
     edges: List[GraphEdge] = field(default_factory=list)
+    repeats: int = 1  # how many tapes recorded these launches (drawn once: a tape per window or iteration)
 
     def to_json(self) -> Dict[str, Any]:
         return {
@@ -192,6 +193,7 @@ class TapeGraph:
             "location": self.location.to_json() if self.location else None,
             "nodes": [n.to_json() for n in self.nodes],
             "edges": [e.to_json() for e in self.edges],
+            "repeats": self.repeats,
         }
 
     @classmethod
@@ -204,6 +206,7 @@ class TapeGraph:
             location=Location.from_json(loc) if loc else None,
             nodes=[GraphNode.from_json(n) for n in obj.get("nodes", [])],
             edges=[GraphEdge.from_json(e) for e in obj.get("edges", [])],
+            repeats=max(1, int(obj.get("repeats", 1) or 1)),
         )
 
 

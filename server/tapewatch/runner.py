@@ -594,6 +594,10 @@ class _EventCollector:
                           "exclude": [str(p) for p in event.get("exclude") or []][:16]}
         elif kind == "tapes_skipped":
             r.tapes_skipped = int(event.get("count", 0) or 0)
+        elif kind == "tape_repeats":
+            counts = event.get("counts") or {}
+            for tape in r.tapes:
+                tape.repeats = max(1, int(counts.get(tape.id, 1) or 1))
         elif kind == "kernels":
             r.kernels = [k for k in event["kernels"] if isinstance(k, dict)]
         elif kind == "not_measured":

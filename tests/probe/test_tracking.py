@@ -8,6 +8,7 @@ import textwrap
 
 
 from conftest import EXAMPLES, line_of, markers
+from tapewatch.model import TapeGraph
 from tapewatch.runner import RunRequest, run_probe
 
 PRELUDE = """\
@@ -139,6 +140,15 @@ def test_tape_graph_of_an_example(python):
     assert (launches[0].id, arrays["b.q"].id, "write") in kinds
 
 
+def test_identical_tapes_are_drawn_once_and_counted(python):
+    """A tape per window records the same launches each time: one graph, and how many tapes it stands for."""
+    path = EXAMPLES / "tape_per_window.py"
+    result = asyncio.run(run_probe(RunRequest(script=str(path), python=python)))
+    [tape] = result.tapes
+    assert tape.repeats == 1 + result.tapes_skipped == 3
+    assert TapeGraph.from_json(tape.to_json()).repeats == 3
+
+
 def test_never_differentiated_tape_is_captured_at_exit(tmp_path, python):
     path = tmp_path / "p.py"
     path.write_text(PRELUDE + "with wp.Tape():\n    wp.launch(double, dim=4, inputs=[a], outputs=[b])\n")
@@ -150,7 +160,7 @@ def test_injected_labels_round_trip_as_plain_data():
     """User names reach the clients as JSON strings, never spliced into a drawing language."""
     import json
 
-    from tapewatch.model import GraphEdge, GraphNode, TapeGraph
+    from tapewatch.model import GraphEdge, GraphNode
 
     evil = 'x"];\n evil [label="<img src=x onerror=alert(1)>'
     graph = TapeGraph("t1", evil, "exit",

@@ -8,7 +8,8 @@ text outline), so no drawing language, and no quoting of the user's names
 into one, lives here.
 
 A training loop may differentiate thousands of tapes; tapes with the same
-structure (same kernels at the same lines) are captured once.
+structure (same kernels at the same lines) are captured once, and how many
+there were is told at exit (``tape_repeats``), so a client can say so.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class GraphCapture:
         self.tracker = tracker
         self.emit = emit
         self.signatures: Dict[tuple, str] = {}
+        self.repeats: Dict[str, int] = {}  # graph id -> tapes with its structure (the drawn one included)
         self.skipped = 0
 
     def on_backward(self, tape) -> None:
@@ -44,6 +46,9 @@ class GraphCapture:
                 self._capture(tape, "exit")
         if self.skipped:
             self.emit("tapes_skipped", count=self.skipped)
+        repeated = {graph_id: n for graph_id, n in self.repeats.items() if n > 1}
+        if repeated:
+            self.emit("tape_repeats", counts=repeated)
 
     def _capture(self, tape, when: str) -> None:
         state = self.tracker.tape_state(tape)
@@ -53,6 +58,9 @@ class GraphCapture:
         state.captured = True
         if signature in self.signatures or len(self.signatures) >= MAX_TAPES:
             self.skipped += 1
+            drawn = self.signatures.get(signature)
+            if drawn is not None:
+                self.repeats[drawn] = self.repeats.get(drawn, 1) + 1
             return
         graph = build_graph(self.wp, self.tracker, state, when)
         self.signatures[signature] = graph.id
