@@ -273,6 +273,7 @@ export function parseTapeGraph(value: unknown): TapeGraph | undefined {
     location: parseLocation(value.location),
     nodes: defined((Array.isArray(value.nodes) ? value.nodes : []).map(parseGraphNode)),
     edges: defined((Array.isArray(value.edges) ? value.edges : []).map(parseGraphEdge)),
+    repeats: typeof value.repeats === 'number' && Number.isInteger(value.repeats) && value.repeats > 1 ? value.repeats : 1,
   };
 }
 

@@ -38,6 +38,9 @@ describe('server JSON', () => {
       { id: 'n', kind: 'func', label: '', location: null, requires_grad: null, names: [], shape: null, dtype: '', finding_ids: [], calls: [] },
     ]);
     assert.deepEqual(r?.tapes[0].edges, []);
+    assert.equal(r?.tapes[0].repeats, 1);
+    const repeated = parseTapeGraphResult({ uri: 'u', tapes: [{ id: 't', repeats: 3 }, { id: 'v', repeats: 'x' }, { id: 'w', repeats: 2.5 }] });
+    assert.deepEqual(repeated?.tapes.map((t) => t.repeats), [3, 1, 1]);
     assert.equal(r?.tapes[0].label, 't');
   });
 

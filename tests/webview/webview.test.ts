@@ -671,4 +671,14 @@ describe('tape graph webview (headless Chromium)', { skip: haveChromium ? false 
     assert.deepEqual(dialogs, []);
     assert.deepEqual(pageErrors, []);
   });
+
+  it('says when one graph stands for several tapes that recorded the same launches (a tape per window)', async () => {
+    await page.evaluate((m) => window.postMessage(m, '*'), { ...message, result: { ...message.result!, tapes: [{ ...tape, repeats: 3 }] } });
+    await waitRendered(page);
+    assert.equal(await page.locator('#tape-select').count(), 0, 'one structure: no picker');
+    assert.equal(await page.locator('header .tw-repeats').textContent(), 'This graph is drawn once for 3 tapes that recorded the same launches.');
+    await page.evaluate((m) => window.postMessage(m, '*'), { ...message, result: { ...message.result!, tapes: [tape] } });
+    await waitRendered(page);
+    assert.equal(await page.locator('header .tw-repeats').count(), 0, 'a tape of its own says nothing');
+  });
 });
