@@ -236,7 +236,8 @@ def test_a_launchs_readers_follow_every_recorded_read_and_reset():
 
     from tapewatch.probe.registry import FindingRegistry
     from tapewatch.probe.sites import Site
-    from tapewatch.probe.tracker import Access, LaunchRecord, TapeState, Tracker
+    from tapewatch.probe.records import Access, LaunchRecord, TapeState
+    from tapewatch.probe.tracker import Tracker
 
     class Tape:
         pass

@@ -31,7 +31,7 @@ from typing import Dict, List, Optional
 from .. import codes
 from ..model import Finding, Related
 from . import related as rel, warp_seams
-from .tracker import differentiable
+from .records import differentiable
 from .sensor import PerTape, Sensor
 
 MIN_STEPS = 5  # launches in the chain

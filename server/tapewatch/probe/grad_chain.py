@@ -16,7 +16,7 @@ from ..model import Finding, Related
 from . import related as rel
 from .kernel_access import kernel_access
 from .sensor import Sensor
-from .tracker import differentiable, is_float
+from .records import differentiable, is_float
 
 
 def check(tracker, state, record) -> None:

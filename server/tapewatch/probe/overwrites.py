@@ -21,7 +21,7 @@ from ..model import Finding, Location, Related
 from . import facts, frames, related as rel, warp_seams
 from .kernel_access import IntraKernelWrite, kernel_access
 from .sensor import Sensor
-from .tracker import access_intra, elements_apart
+from .records import access_intra, elements_apart
 from .sites import Site, ordering_snap
 
 COPY_OPS = {"copy": "wp.copy", "clone": "wp.clone", "assign": "array.assign"}
@@ -47,7 +47,7 @@ _HARMLESS: Dict[tuple, str] = {}
 
 
 def _harmless_reason(record, label: str) -> Optional[str]:
-    from .tracker import differentiable  # noqa: PLC0415
+    from .records import differentiable  # noqa: PLC0415
 
     writes_gradient = any(differentiable(a.array) for a in record.accesses if a.write)
     paths = record.differentiable_paths()
@@ -387,7 +387,7 @@ def _kernel_name(kernel) -> str:
 
 
 def _untaped_launch_name(tracker, pending) -> Optional[str]:
-    from .tracker import LaunchRecord  # noqa: PLC0415
+    from .records import LaunchRecord  # noqa: PLC0415
 
     if not pending.args:
         return None
@@ -396,7 +396,7 @@ def _untaped_launch_name(tracker, pending) -> Optional[str]:
 
 
 def _untaped_launch_label(tracker, pending) -> Optional[str]:
-    from .tracker import LaunchRecord  # noqa: PLC0415
+    from .records import LaunchRecord  # noqa: PLC0415
 
     position = _written_position(tracker, pending)
     if position >= len(pending.args):

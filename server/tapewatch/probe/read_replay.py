@@ -27,6 +27,7 @@ import copy
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import warp_seams
+from .overwrites import harmless_reason
 from .sensor import PerTape
 from .finite_diff import Unsupported, _Gradients, private_copies
 
@@ -44,18 +45,10 @@ def _reader_key(entry) -> Tuple[int, int]:
     return entry.record.index, id(entry.array)
 
 
-_harmless_reason = None  # overwrites.harmless_reason, once imported (asked for every reader of every write)
-
-
 def _statically_harmless(entry) -> bool:
     """The kernel's source already shows the reader's adjoint never uses the values (overwrites)."""
-    global _harmless_reason
-    if _harmless_reason is None:
-        from .overwrites import harmless_reason  # noqa: PLC0415 (overwrites imports the tracker, which imports this)
-
-        _harmless_reason = harmless_reason
     try:
-        return _harmless_reason(entry) is not None
+        return harmless_reason(entry) is not None
     except Exception:
         return False  # cannot tell: measure it
 

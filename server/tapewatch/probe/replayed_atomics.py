@@ -19,7 +19,7 @@ from .. import codes
 from ..model import Finding, Location, Related
 from . import related as rel, warp_seams
 from .kernel_access import kernel_access
-from .tracker import differentiable
+from .records import differentiable
 from .sensor import Sensor
 
 

@@ -23,7 +23,7 @@ from ..warpsrc.source import parse_def
 from .kernel_access import kernel_access, patterns_apart
 from .sites import SITE_DEPTH, Site
 from .sensor import Sensor
-from .tracker import write_elements
+from .records import write_elements
 
 
 class Writer(NamedTuple):

@@ -320,7 +320,7 @@ class Seeding(Sensor):
 
 def _terminal_outputs(state) -> list:
     """Float arrays with gradients written on the tape and not read afterwards, in write order."""
-    from .tracker import differentiable  # noqa: PLC0415
+    from .records import differentiable  # noqa: PLC0415
 
     last_write: Dict[int, int] = {}
     last_read: Dict[int, int] = {}

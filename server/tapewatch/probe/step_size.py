@@ -17,7 +17,7 @@ from .. import codes
 from ..model import Finding, Related
 from . import warp_seams
 from .sites import Site
-from .tracker import differentiable
+from .records import differentiable
 from .sensor import Sensor
 
 STREAK = 5  # consecutive increases

@@ -29,7 +29,7 @@ from ..model import Finding, Location, Related
 from . import facts, frames, related as rel, warp_seams
 from .sites import Site, ordering_snap
 from .kernel_access import kernel_access
-from .tracker import differentiable, is_float
+from .records import differentiable, is_float
 from .sensor import PerTape, Sensor
 
 
