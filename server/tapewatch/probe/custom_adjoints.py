@@ -70,16 +70,16 @@ def locate_wrong_adjoint(wp, kernel, entry, checks, spread: bool = True) -> Opti
             # only some inputs take is seen.
             result = check_launch(wp, checks.real_launch, test_entry, reads, writes,
                                   lambda pos, field: harness.labels[pos], cotangent="ones", samples_per_input=SAMPLES)
-            if result.get("status") == "pass":
+            if result.status == "pass":
                 # With an output adjoint of 1 an adjoint that ignores ``adj_ret`` looks right:
                 # check again with other output adjoints.
                 scaled = True
                 result = check_launch(wp, checks.real_launch, test_entry, reads, writes,
                                       lambda pos, field: harness.labels[pos], cotangent="random",
                                       samples_per_input=SAMPLES)
-        if result.get("status") != "fail":
+        worst = result.worst
+        if result.status != "fail" or worst is None:
             continue
-        worst = result["worst"]
         grad = warp_seams.custom_grad(fn)
         # The statements the failing inputs ran (a branch of several may be the wrong one).
         taken = _statements_taken(grad, harness.sample_inputs(worst))
@@ -93,11 +93,11 @@ def locate_wrong_adjoint(wp, kernel, entry, checks, spread: bool = True) -> Opti
             numbers = ("it is right when the output's adjoint is 1 but not otherwise: does it multiply by "
                        "`adj_ret`? (random output adjoints: it fails at %d of %d inputs around this launch's "
                        "values%s; worst: custom adjoint %.6g vs finite difference %.6g)"
-                       % (result["failed"], result["checked"], signs, worst["ad"], worst["fd"]))
+                       % (result.failed, result.checked, signs, worst["ad"], worst["fd"]))
         else:
             numbers = ("d %s/d `%s` fails at %d of %d inputs around this launch's values%s (worst: custom "
                        "adjoint %.6g vs finite difference %.6g)"
-                       % (name, worst["input"], result["failed"], result["checked"], signs, worst["ad"], worst["fd"]))
+                       % (name, worst["input"], result.failed, result.checked, signs, worst["ad"], worst["fd"]))
         related = []
         fdef = def_location(getattr(fn, "func", None))
         if fdef is not None:

@@ -27,7 +27,8 @@ user's arrays are never touched.  Stdlib, Warp and NumPy.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import warp_seams
 
@@ -43,6 +44,42 @@ FLOAT32_EPS = 2.0 ** -23
 RESOLUTION_STEPS = 64.0  # a difference smaller than the adjoint at both steps is retried at this many steps
 
 
+@dataclass
+class LaunchCheck:
+    """What ``check_launch`` measured of one launch's adjoint."""
+
+    status: str  # "pass", "fail", "inconclusive" or "skipped"
+    reason: Optional[str] = None  # why it was skipped or inconclusive
+    checked: int = 0  # derivatives compared
+    failed: int = 0
+    nonsmooth: int = 0  # elements on a kink or in rounding noise (not judged)
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    # the worst failing derivative: input, output, element, ad, fd, fd_forward, fd_backward, atol, projected_over
+    worst: Optional[Dict[str, Any]] = None
+    samples: List[Any] = field(default_factory=list)  # compared derivatives kept for the picture
+    cotangent: Optional[str] = None  # "ones" (the derivatives themselves) or "random" (projections)
+    below_resolution: int = 0  # elements whose change float32 could not show at the default step
+    measured: bool = True  # False: skipped before anything was compared (only status and reason say anything)
+
+    def event_fields(self) -> Dict[str, Any]:
+        """The ``launch_check`` event's fields (the worst element and the samples go in the finding)."""
+        if not self.measured:
+            return {"status": self.status, "reason": self.reason}
+        out: Dict[str, Any] = {"status": self.status, "checked": self.checked, "failed": self.failed,
+                               "nonsmooth": self.nonsmooth, "max_abs": self.max_abs, "max_rel": self.max_rel,
+                               "cotangent": self.cotangent}
+        if self.below_resolution:
+            out["below_resolution"] = self.below_resolution
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out
+
+
+def skipped(reason: str) -> LaunchCheck:
+    return LaunchCheck("skipped", reason, measured=False)
+
+
 class _Gradients:
     """Stands in for a tape in ``Tape.get_adjoint`` (which records into ``gradients`` and recurses
     through struct fields with ``self.get_adjoint``)."""
@@ -56,7 +93,7 @@ class _Gradients:
 
 
 def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, label, cotangent="auto",
-                 samples_per_input: int = SAMPLES_PER_INPUT) -> dict:
+                 samples_per_input: int = SAMPLES_PER_INPUT) -> LaunchCheck:
     """Compare one launch's adjoint with central differences.
 
     ``reads``/``writes``: sets of (position, field) the launch reads and
@@ -65,7 +102,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
     the derivatives themselves rather than projections on a random vector;
     ``"auto"`` is ones for a one-element output and random otherwise,
     ``"random"`` random always.
-    Returns ``{"status": "pass"|"fail"|"inconclusive"|"skipped", ...}``.
+    Returns what it measured (``LaunchCheck``).
     """
     import numpy as np  # noqa: PLC0415
 
@@ -74,7 +111,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
     try:
         cargs, slots, copies = private_copies(wp, args)
     except Unsupported as exc:
-        return {"status": "skipped", "reason": str(exc)}
+        return skipped(str(exc))
     # An output the launch only writes or accumulates into (never reads) starts from zero in the
     # copies: its old contents cannot change the derivatives, and a large accumulated value (a loss
     # summed over earlier steps) would drown the finite differences in float rounding.
@@ -104,7 +141,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
     ins = distinct([k for k in sorted(reads) if k not in writes and usable(k)])
     outs = distinct([k for k in sorted(writes) if usable(k)])
     if not ins or not outs:
-        return {"status": "skipped", "reason": "no differentiable input/output pair"}
+        return skipped("no differentiable input/output pair")
 
     cin, cout = cargs[:n_in], cargs[n_in:]
     holder = _Gradients(wp)
@@ -329,20 +366,17 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
         status = "inconclusive"
     else:
         status = "skipped"
-    out = {"status": status, "checked": checked, "failed": failed, "nonsmooth": nonsmooth, "max_abs": max_abs,
-           "max_rel": max_rel, "worst": worst, "samples": samples,
-           "cotangent": "random" if projected else "ones"}
-    if unresolved:
-        out["below_resolution"] = unresolved
+    out = LaunchCheck(status, None, checked, failed, nonsmooth, max_abs, max_rel, worst, samples,
+                      "random" if projected else "ones", unresolved)
     if status == "inconclusive" and unresolved == nonsmooth:
-        out["reason"] = ("below float32 resolution: the derivatives are too small for the outputs' float32 values "
-                         "to show at any step tried, so finite differences cannot judge this launch")
+        out.reason = ("below float32 resolution: the derivatives are too small for the outputs' float32 values "
+                      "to show at any step tried, so finite differences cannot judge this launch")
     elif status == "inconclusive":
-        out["reason"] = ("every sampled element sits on a kink or in rounding noise (one-sided differences "
-                         "disagree, or the difference is below the outputs' float resolution): finite "
-                         "differences cannot judge this launch here")
+        out.reason = ("every sampled element sits on a kink or in rounding noise (one-sided differences "
+                      "disagree, or the difference is below the outputs' float resolution): finite "
+                      "differences cannot judge this launch here")
     elif status == "skipped":
-        out["reason"] = "no derivative could be compared"
+        out.reason = "no derivative could be compared"
     return out
 
 
@@ -415,7 +449,6 @@ def copy_struct(wp, value, copy_of, slots, pos, prefix, depth=0):
     return clone
 
 
-def samples_summary(result: dict) -> str:
-    return "%d compared, %d failed, %d non-smooth" % (result.get("checked", 0), result.get("failed", 0),
-                                                      result.get("nonsmooth", 0))
+def samples_summary(result: LaunchCheck) -> str:
+    return "%d compared, %d failed, %d non-smooth" % (result.checked, result.failed, result.nonsmooth)
 

@@ -22,7 +22,7 @@ from .. import codes
 from ..model import Finding, Related
 from . import related as rel, warp_seams
 from .adjoint_disabled import launch_key, launch_location
-from .finite_diff import ATOL, RTOL, check_launch
+from .finite_diff import ATOL, RTOL, check_launch, skipped
 
 INSTANCES_PER_SITE = 2  # first and last launch of one call site on a tape
 MAX_CHECKED_LAUNCHES = 64  # per run: a deterministic budget, in launches
@@ -89,22 +89,20 @@ class LaunchCheck:
             if _uses_atomic_results(self.wp, entry.kernel):
                 # A slot counter has moved on since the launch: relaunched on today's values the
                 # kernel claims other slots, and no difference would mean anything.
-                result = {"status": "skipped", "reason": "uses an atomic's result (a counter the relaunch "
-                                                         "cannot rewind)"}
+                result = skipped("uses an atomic's result (a counter the relaunch cannot rewind)")
             else:
                 with self.checks.quiet():
                     result = check_launch(self.wp, self.checks.real_launch, entry, reads, writes, label)
         except Exception as exc:  # a kernel we cannot relaunch: say so, never fail the run
-            result = {"status": "skipped", "reason": "%s: %s" % (type(exc).__name__, exc)}
-        status = result["status"]
+            result = skipped("%s: %s" % (type(exc).__name__, exc))
+        status = result.status
         self.outcomes[status] += 1
         if status == "skipped":
-            self.skipped[result.get("reason", "unknown")] += 1
+            self.skipped[result.reason or "unknown"] += 1
         loc = launch_location(entry, record)
-        event = dict(result, kernel=entry.kernel.key, path=loc.path if loc else None, line=loc.line if loc else None,
-                     kernel_name=warp_seams.kernel_name(entry.kernel), kernel_path=warp_seams.kernel_file(entry.kernel))
-        event.pop("worst", None)
-        event.pop("samples", None)  # in the finding's data (the picture), not in every event
+        event = dict(result.event_fields(), kernel=entry.kernel.key, path=loc.path if loc else None,
+                     line=loc.line if loc else None, kernel_name=warp_seams.kernel_name(entry.kernel),
+                     kernel_path=warp_seams.kernel_file(entry.kernel))
         self.tracker.registry.emit("launch_check", **event)
         if status == "fail":
             if self._confirms_in_place(entry, record, reads & writes, result):
@@ -134,7 +132,7 @@ class LaunchCheck:
         if registry.bump(key):
             return
         kname = warp_seams.kernel_name(kernel)
-        launch_said = ("agreed with finite differences within tolerance" if result["status"] == "pass" else
+        launch_said = ("agreed with finite differences within tolerance" if result.status == "pass" else
                        "could not be judged by finite differences")
         message = ("The custom adjoint of `%s` disagrees with finite differences of `%s` itself: %s. At its launch "
                    "the adjoint of `%s` as a whole %s (a large accumulated output hides the difference in float32 "
@@ -156,13 +154,13 @@ class LaunchCheck:
         """A failed check of a kernel that reads and writes an array in one launch measures what its TW104
         (on the statement that overwrites it, the line to change) says: the numbers go there, and no
         TW404 on the kernel sends the user to check its math.  True when a TW104 took them."""
-        if not in_place or result.get("worst") is None:
+        if not in_place or result.worst is None:
             return False
         registry = self.tracker.registry
         kname = warp_seams.kernel_name(entry.kernel)
         statements = [(k, f) for k, f in registry.keyed("TW104")
                       if (f.data or {}).get("kernel") == kname and f.severity != "information"]
-        w = result["worst"]
+        w = result.worst
         for key, finding in statements:
             if "measured" in finding.data:
                 continue  # (the first and the last launch of a site are both checked: say it once)
@@ -193,7 +191,7 @@ class LaunchCheck:
         key = ("TW404", (loc.path, loc.line) if loc else None, kernel.key)
         if registry.bump(key):
             return
-        w = result["worst"]
+        w = result.worst
         kname = warp_seams.kernel_name(kernel)
         # A larger output's numbers are projections on a fixed random weighting w of its elements (one
         # adjoint launch measures every input at once): say so, or they read as derivatives the user can
@@ -205,7 +203,7 @@ class LaunchCheck:
         numbers = ("worst %s: adjoint %.6g vs finite difference %.6g (one-sided %.6g / %.6g); max abs "
                    "error %.3g, max rel error %.3g; %d of %d compared derivatives fail (tolerance atol=%g, rtol=%g)"
                    % (what, w["ad"], w["fd"], w["fd_forward"], w["fd_backward"],
-                      result["max_abs"], result["max_rel"], result["failed"], result["checked"],
+                      result.max_abs, result.max_rel, result.failed, result.checked,
                       w.get("atol", ATOL), RTOL))
         if culprit is not None:
             message = ("The custom adjoint of `%s` makes the adjoint of `%s` disagree with finite differences at "
@@ -224,12 +222,12 @@ class LaunchCheck:
             related.extend(kdef)
         if record is not None:
             related.extend(rel.caller_chain(record.site))
-        data = {"kernel": kname, "max_abs_error": result["max_abs"], "max_rel_error": result["max_rel"],
+        data = {"kernel": kname, "max_abs_error": result.max_abs, "max_rel_error": result.max_rel,
                 "input": w["input"], "output": w["output"], "element": w["element"], "ad": w["ad"],
-                "fd": w["fd"], "checked": result["checked"], "failed": result["failed"],
+                "fd": w["fd"], "checked": result.checked, "failed": result.failed,
                 "launch": record.index if record is not None else None,
                 # every compared derivative: the picture of AD, FD and their difference
-                "samples": result.get("samples", []), "cotangent": result.get("cotangent")}
+                "samples": result.samples, "cotangent": result.cotangent}
         if culprit is not None:
             data["custom_adjoint"] = culprit.func_name
         registry.report(key, Finding(code="TW404", message=message, location=loc, severity=codes.severity("TW404"),
