@@ -1,8 +1,8 @@
 """A beam model and a survey comparison on two tapes, chained by a gradient seed; the hand-over goes through NumPy.
 
 The survey tape's helper copies the deflection profile with
-`out.assign(profile.numpy())`: the survey's backward() gives `out` a
-gradient that never reaches `profile`, so the model tape is seeded with an
+`base.assign(profile.numpy())`: the survey's backward() gives `base` a
+gradient that never reaches `profile` through it, so the model tape is seeded with an
 empty gradient (the correction's own path still reaches the profile, half the story).
 """
 
