@@ -718,7 +718,7 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
           { timeout: 5_000 },
         )
         .catch(() => browserLog.push('(the hover did not reach full opacity within 5 s)'));
-      // VS Code appends "tapewatch(TW101)" to the message's last line: the client ends a message that has a
+      // VS Code appends the source and code (tapewatch TW101) to the message's last line: the client ends a message that has a
       // Fix line with a line break, so the code starts a line of its own below the Fix sentence.
       const layout = await p.evaluate(() => {
         const h = Array.from(document.querySelectorAll('.monaco-hover')).find((e) => (e.textContent ?? '').includes('TW101'));
@@ -727,7 +727,8 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
         }
         const all = Array.from(h.querySelectorAll('span, div'));
         const fix = all.filter((e) => (e.textContent ?? '').includes('Fix:')).pop();
-        const code = all.filter((e) => (e.textContent ?? '').includes('tapewatch(')).pop();
+        // "tapewatch" and the code's link (TW101, to its page), in one element after the message.
+        const code = all.find((e) => /^tapewatch\s*\(?TW101\)?$/.test((e.textContent ?? '').trim()));
         if (!fix || !code) {
           return { fix: !!fix, code: !!code };
         }
