@@ -725,12 +725,16 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
         if (!h) {
           return null;
         }
-        const all = Array.from(h.querySelectorAll('span, div'));
-        const fix = all.filter((e) => (e.textContent ?? '').includes('Fix:')).pop();
-        // "tapewatch" and the code's link (TW101, to its page), in one element after the message.
-        const code = all.find((e) => /^tapewatch\s*\(?TW101\)?$/.test((e.textContent ?? '').trim()));
+        // One marker of the hover: its message (with the Fix line) and, after it, "tapewatch" and the code's
+        // link (TW101, to its page).
+        const isCode = (e: Element) => /^tapewatch\s*\(?TW101\)?$/.test((e.textContent ?? '').trim());
+        const marker = Array.from(h.querySelectorAll('div, span'))
+          .filter((e) => Array.from(e.children).some(isCode) && Array.from(e.children).some((c) => (c.textContent ?? '').includes('Fix:')))
+          .pop();
+        const code = marker ? Array.from(marker.children).find(isCode) : undefined;
+        const fix = marker ? Array.from(marker.children).find((c) => (c.textContent ?? '').includes('Fix:')) : undefined;
         if (!fix || !code) {
-          return { fix: !!fix, code: !!code };
+          return { fix: !!fix, code: !!code, text: (h as HTMLElement).innerText.slice(0, 400) };
         }
         const fixRects = Array.from(fix.getClientRects());
         const codeRect = code.getClientRects()[0];
