@@ -833,6 +833,11 @@ describe('Tapewatch in VS Code (code-server + headless Chromium)', { timeout: 60
     await step('Show documentation for TW101', async () => {
       await quickOpen(path.basename(EXAMPLE), path.basename(EXAMPLE));
       await goToLine(launchLine);
+      // On the squiggle (the launch starts after the indentation): a Quick Fix at column 1, in the
+      // indentation, asks for the actions of an empty range the diagnostic does not touch.
+      await p.keyboard.press('End');
+      await p.keyboard.press('Home');
+      await p.locator('.statusbar-item').filter({ hasText: `Ln ${launchLine}, Col 5` }).first().waitFor({ state: 'visible', timeout: T.ui });
       await runCommand('Quick Fix...');
       const item = p.locator('.action-widget .monaco-list-row').filter({ hasText: 'Show documentation for TW101' });
       await item.first().waitFor({ state: 'visible', timeout: T.ui });
