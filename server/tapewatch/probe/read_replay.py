@@ -89,18 +89,16 @@ class ReadReplay:
             if any(a.write and a.array is entry.array for a in entry.record.accesses):
                 values[key] = None  # the reader wrote it too: what it read is gone already
                 continue
-            used = kept_here.elements
             size = int(getattr(entry.array, "size", 0) or 0)
-            kept = kept_here.copies
-            if used + size > MAX_SNAPSHOT_ELEMENTS or self.replays + kept >= MAX_REPLAYS:
+            if kept_here.elements + size > MAX_SNAPSHOT_ELEMENTS or self.replays + kept_here.copies >= MAX_REPLAYS:
                 # Over budget (elements, or more reads than the run may still replay, each replay
                 # measuring one of them): this read stays unmeasured.  (Inside a graph capture the
                 # copy below raises CaptureInProgress: counted as not measured.)
                 values[key] = None
                 continue
             values[key] = warp_seams.device_snapshot(self.tracker.wp, entry.array)
-            kept_here.elements = used + size
-            kept_here.copies = kept + 1
+            kept_here.elements += size
+            kept_here.copies += 1
 
     # -- a finding that may be harmless --------------------------------------------
     def register(self, state, key, readers) -> None:
@@ -120,10 +118,9 @@ class ReadReplay:
     # -- at backward(): measure ----------------------------------------------------
     def check(self, tape, state, checks) -> None:
         kept_here = self._kept.take(state)
-        pending = kept_here.replays if kept_here is not None else {}
-        values = kept_here.values if kept_here is not None else {}
-        if not pending:
+        if kept_here is None or not kept_here.replays:
             return
+        pending, values = kept_here.replays, kept_here.values
         registry = self.tracker.registry
         launches = {item.index: item.launch for item in warp_seams.tape_launches(tape)}
         for key, registered in pending.items():

@@ -169,24 +169,12 @@ def reuse_pick(what: str, site) -> Optional[Tuple[Location, str]]:
     if not what or not what.isidentifier() or not snaps:
         return None
     line = snaps[0].f_lineno
-    repeated = None  # whether a caller runs this function in a loop, asked only if needed
 
     def in_step(span) -> bool:
-        nonlocal repeated
-        if span is not None:
-            return span[0] <= line <= span[1]
-        if repeated is None:
-            repeated = _called_in_loop(snaps)
-        return repeated
+        # A loop around the statement in its function, or (a step method) a caller's loop around its call.
+        return span[0] <= line <= span[1] if span is not None else any(_loops_around(s) for s in snaps[1:])
 
     return _before_in_function(site, lambda kind, key: kind == "reuse" and key[0] == what and in_step(key[1]))
-
-
-def _called_in_loop(snaps) -> bool:
-    """A frame outside the innermost one runs inside a ``for``/``while`` of its function (a step method
-    called once per step)."""
-    return any(first < snap.f_lineno <= last and first >= snap.f_code.co_firstlineno
-               for snap in snaps[1:] for first, last, _ in _loops_of(snap))
 
 
 def _loops_of(snap) -> list:
@@ -247,11 +235,17 @@ def enclosing_loop(site: Site) -> Optional[Location]:
     """The innermost ``for``/``while`` of the user's code that repeats the event: in the innermost frame of
     ``site`` that runs inside a loop (a helper's launch repeated by its caller's loop counts)."""
     for snap in site.snaps:
-        around = [(last - first, loc) for first, last, loc in _loops_of(snap)
-                  if first < snap.f_lineno <= last and first >= snap.f_code.co_firstlineno]
+        around = _loops_around(snap)
         if around:
-            return min(around, key=lambda item: item[0])[1]
+            return min(around, key=lambda loop: loop[1] - loop[0])[2]
     return None
+
+
+def _loops_around(snap) -> list:
+    """The ``(first line, last line, Location)`` of each ``for``/``while`` of the frame's function that
+    holds the line it runs."""
+    return [loop for loop in _loops_of(snap)
+            if loop[0] < snap.f_lineno <= loop[1] and loop[0] >= snap.f_code.co_firstlineno]
 
 
 _RINGS: dict = {}  # file -> [(Location, size expression, size)] of ring sizes used as ``% size`` picks

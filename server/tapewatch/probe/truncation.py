@@ -151,6 +151,14 @@ class Truncation(Sensor):
                 facts.array(arr).host_copy = HostCopy(mark, name, site, ref)
                 return
 
+    def _mark(self, state) -> TapeMark:
+        """The mark of the tape's current window of recording (made at its first use)."""
+        window = self._windows.of(state)
+        if window.mark is None:
+            created = state.site if state.site is not None and state.site.snaps else None
+            window.mark = TapeMark(state.number, created)
+        return window.mark
+
     def _name(self, arr) -> str:
         return self.tracker.registry.attempt("naming an array", lambda: frames.name_by_identity(arr)) or \
             "a parameter"
@@ -200,7 +208,7 @@ class Truncation(Sensor):
 
     def on_launch(self, state, record) -> None:
         self._detached_reads(state, record)
-        mark = _mark_of(self._windows.of(state), state)
+        mark = self._mark(state)
         try:
             fresh = kernel_access(record.kernel).rewritten_first
         except Exception:  # no analysis: assume every read continues
@@ -305,7 +313,7 @@ class Truncation(Sensor):
 
     def before_backward(self, tape, state, site, args=(), kwargs=None) -> None:
         self._seeds_across_host_copy(args, kwargs, site)
-        mark = _mark_of(self._windows.of(state), state)
+        mark = self._mark(state)
         mark.differentiated = True
         mark.backward_site = site
         accesses = _parameter_accesses(state)
@@ -708,13 +716,6 @@ class _Window:
         self.carries: List[tuple] = []  # read what this tape computed, carried outside its recording
         # id(copy) -> (copy ref, source name, Site): copies of differentiable values made without a gradient
         self.detached: Dict[int, tuple] = {}
-
-
-def _mark_of(window: _Window, state) -> TapeMark:
-    if window.mark is None:
-        created = state.site if state.site is not None and state.site.snaps else None
-        window.mark = TapeMark(state.number, created)
-    return window.mark
 
 
 def _parameters(state, accesses: Optional[Dict[int, tuple]] = None) -> Dict[int, str]:
