@@ -7,7 +7,11 @@ alternate, the order swapping each round, on the same device in one invocation:
 Prints the median wall time of each side and check/plain per example, then the median ratio
 (target: <= 1.30 warm on cuda:0).  Also prints what the check run said it could not measure.
 
-Usage: python bench/bench_gpu_overhead.py [--device cuda:0] [--repeat 3] [--only NAME...]
+With --profile N, each example then runs once more under the probe in cProfile and the N functions
+with the most own time are printed, with those of Tapewatch's by cumulative time: on a GPU the probe's
+Python per launch is what costs, and one run there should say where it goes.
+
+Usage: python bench/bench_gpu_overhead.py [--device cuda:0] [--repeat 3] [--only NAME...] [--profile N]
 """
 
 from __future__ import annotations
@@ -41,11 +45,47 @@ def timed(cmd, env, cwd) -> tuple:
     return time.perf_counter() - started, done
 
 
+def profile(script: Path, args: list, device: str, env: dict, top: int) -> None:
+    """The probe's run of SCRIPT under cProfile: where its time goes, Warp's and Tapewatch's."""
+    import pstats
+
+    with tempfile.TemporaryDirectory(prefix="tw-gpu-profile-") as tmp:
+        out = os.path.join(tmp, "probe.prof")
+        cmd = [sys.executable, "-m", "cProfile", "-o", out, "-m", "tapewatch.probe", "--events",
+               os.path.join(tmp, "events.jsonl"), "--device", device, "--check-launches", "--",
+               str(script), *args]
+        seconds, done = timed(cmd, env, script.parent)
+        if not os.path.exists(out):
+            print("    profile: the run left no profile (exit %s): %s" % (
+                done.returncode, done.stderr.strip().splitlines()[-1:]))
+            return
+        print("    profile: %.1f s under cProfile (exit %s); own time, top %d:" % (seconds, done.returncode, top))
+        stats = pstats.Stats(out)
+        rows = sorted(stats.stats.items(), key=lambda kv: kv[1][2], reverse=True)  # type: ignore[attr-defined]
+        for (path, line, func), (_cc, calls, tt, ct, _callers) in rows[:top]:
+            print("      %8.2f s own %8.2f s cum %9d calls  %s:%d %s" % (tt, ct, calls, _short(path), line, func))
+        ours = [r for r in rows if "tapewatch" in r[0][0]]
+        ours.sort(key=lambda kv: kv[1][3], reverse=True)
+        print("    profile: Tapewatch's functions by cumulative time, top %d:" % top)
+        for (path, line, func), (_cc, calls, tt, ct, _callers) in ours[:top]:
+            print("      %8.2f s cum %8.2f s own %9d calls  %s:%d %s" % (ct, tt, calls, _short(path), line, func))
+
+
+def _short(path: str) -> str:
+    for anchor in ("tapewatch", "warp"):
+        at = path.rfind(os.sep + anchor + os.sep)
+        if at >= 0:
+            return path[at + 1:]
+    return path
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--device", default="cuda:0")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", nargs="*", default=[])
+    parser.add_argument("--profile", type=int, default=0, metavar="N",
+                        help="then profile each example's probe run and print the top N functions")
     ns = parser.parse_args()
     import warp
 
@@ -86,6 +126,8 @@ def main() -> int:
         print("    status %s; launch checks %s checked, %s skipped %s; not measured: %s" % (
             data.get("status"), checks.get("checked"), checks.get("skipped"), checks.get("skip_reasons") or {},
             data.get("not_measured") or []))
+        if ns.profile:
+            profile(script, [*args, "--device", ns.device], ns.device, env, ns.profile)
     if ratios:
         print("median check/plain: %.2fx (target <= 1.30)" % statistics.median(ratios))
     return 0

@@ -37,9 +37,9 @@ def main() -> int:
     import warp as wp
 
     wp.config.quiet = True
-    from tapewatch.harness import fdcheck
+    from tapewatch.probe.fd import fdcheck
     from tapewatch.harness.discover import discover
-    from tapewatch.harness.replay import Replayer
+    from tapewatch.probe.fd.replay import Replayer
     from tapewatch.probe.channel import EventChannel
 
     ratios = []

@@ -338,8 +338,7 @@ def collect_scripts(paths: List[str], notes: Optional[List[str]] = None, config=
     script (``run_verification``), never a second time alone; alone only when its script is not run
     (or with ``with_harness=False``, not at all)."""
     from .config import Config  # noqa: PLC0415
-    from .harness.writer import find_harness  # noqa: PLC0415
-    from .spawn import is_harness, regular_file  # noqa: PLC0415
+    from .spawn import find_harness, is_harness, regular_file  # noqa: PLC0415
 
     config = config if config is not None else Config()
     scripts, problems, found_harnesses = [], [], []

@@ -26,7 +26,7 @@ from typing import Callable, Dict, List, Optional, Set, Tuple
 from . import codes
 from .model import Finding, Location, Related, TapeGraph
 from .processes import Descendants, kill_group
-from .spawn import (HARNESS_HEADER, RunRequest, Started, is_harness, probe_command,  # noqa: F401 (re-exported)
+from .spawn import (HARNESS_HEADER, RunRequest, Started, find_harness, is_harness, probe_command,  # noqa: F401
                     probe_env, probe_pythonpath, start)
 
 OutputCallback = Callable[[str, str], None]  # (stream name, text)
@@ -325,8 +325,6 @@ async def run_verification(
     cancels still holds what was reported so far.  ``started``: the script's
     probe, already started (``spawn.start``).
     """
-    from .harness.writer import find_harness  # noqa: PLC0415 (the harness package imports the runner's users)
-
     out = into if into is not None else Verification(RunResult(script=os.path.abspath(req.script)))
     await run_probe(req, on_output=on_output, on_event=on_event, into=out.result, started=started)
     result = out.result

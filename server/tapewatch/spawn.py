@@ -130,6 +130,25 @@ def is_harness(script: str) -> bool:
     return False
 
 
+def find_harness(script: str) -> Optional[str]:
+    """The newest harness written for ``script`` in its folder, if any."""
+    folder, name = os.path.split(os.path.abspath(script))
+    stem = os.path.splitext(name)[0]
+    found = []
+    for entry in os.listdir(folder):
+        if entry.startswith(stem + "_fdcheck") and entry.endswith(".py"):
+            path = os.path.join(folder, entry)
+            try:
+                with open(path, encoding="utf-8") as f:
+                    head = f.read(2048)
+            except OSError:
+                continue
+            if (HARNESS_HEADER.decode() + name) in head:
+                found.append((os.path.getmtime(path), path))
+    return max(found)[1] if found else None
+
+
+
 def probe_command(req: RunRequest, events_fd: int) -> List[str]:
     if is_harness(req.script):
         cmd = [req.python, os.path.abspath(req.script), "--events", "fd:%d" % events_fd]

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import sys
 
 import pytest
 
 from conftest import EXAMPLES, markers
 from tapewatch.harness.discover import discover
 from tapewatch.harness.generate import generate, harness_form
-from tapewatch.harness.writer import find_harness
+from tapewatch.spawn import find_harness
 from tapewatch.runner import RunRequest, run_probe
 
 
@@ -61,6 +62,20 @@ def test_fd_examples(tmp_path, python, example, code):
         assert data["backward_calls"] == 3 and "truncation" in f.message
     if code == "TW400":
         assert data["passed"] and data["max_abs_error"] < 1e-3
+
+
+def test_a_harness_written_before_the_fd_check_moved_still_runs(tmp_path):
+    """Harness files import ``tapewatch.harness.fdcheck`` from before it moved to ``probe/fd``."""
+    script = tmp_path / "missing_requires_grad.py"
+    shutil.copy(EXAMPLES / "missing_requires_grad.py", script)
+    path = generate(str(script), "python3")
+    text = open(path).read()
+    assert "from tapewatch.probe.fd import fdcheck" in text
+    with open(path, "w") as f:
+        f.write(text.replace("from tapewatch.probe.fd import fdcheck", "from tapewatch.harness import fdcheck"))
+    result = asyncio.run(run_probe(RunRequest(script=path, python=sys.executable)))
+    param_line = markers(EXAMPLES / "missing_requires_grad.py")["expect:TW401"][0]
+    assert sorted((f.code, f.location.line) for f in result.findings) == [("TW401", param_line)]
 
 
 def test_writes_next_to_the_script_and_never_overwrites(tmp_path):

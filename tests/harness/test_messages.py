@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from tapewatch.harness import fdcheck
+from tapewatch.probe.fd import fdcheck
 
 
 class LinearReplayer:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 from typing import Optional, Sequence
 
+from ..spawn import probe_pythonpath
 from .discover import discover
 from .writer import write
 
@@ -32,7 +33,5 @@ def harness_form(python: str, timeout: float = 60.0) -> str:
 def generate(script: str, python: str, out: Optional[str] = None, tapes: Sequence = (),
              form: Optional[str] = None) -> str:
     """Write a harness for ``script``; returns its path (a free name next to the script)."""
-    from ..runner import probe_pythonpath  # noqa: PLC0415
-
     plan = discover(script, tapes=tapes)
     return write(plan, form or harness_form(python), probe_pythonpath(), out)

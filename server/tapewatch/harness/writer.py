@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 from typing import Optional
 
+from ..probe.fd import judge
+from ..spawn import HARNESS_HEADER
 from .discover import Plan
 
-MARKER = "# tapewatch-harness-for: "
+MARKER = HARNESS_HEADER.decode()
 
 
 def free_path(script: str) -> str:
@@ -19,24 +21,6 @@ def free_path(script: str) -> str:
         candidate = os.path.join(folder, "%s_fdcheck_%d.py" % (stem, n))
         n += 1
     return candidate
-
-
-def find_harness(script: str) -> Optional[str]:
-    """The newest harness written for ``script`` in its folder, if any."""
-    folder, name = os.path.split(os.path.abspath(script))
-    stem = os.path.splitext(name)[0]
-    found = []
-    for entry in os.listdir(folder):
-        if entry.startswith(stem + "_fdcheck") and entry.endswith(".py"):
-            path = os.path.join(folder, entry)
-            try:
-                with open(path, encoding="utf-8") as f:
-                    head = f.read(2048)
-            except OSError:
-                continue
-            if (MARKER + name) in head:
-                found.append((os.path.getmtime(path), path))
-    return max(found)[1] if found else None
 
 
 def install_hint(tapewatch_path: str) -> str:
@@ -68,7 +52,7 @@ def render(plan: Plan, form: str, tapewatch_path: str) -> str:
         "import sys",
         "",
         "try:",
-        "    from tapewatch.harness import fdcheck  # `tapewatch check` and the editor put it on the path",
+        "    from tapewatch.probe.fd import fdcheck  # `tapewatch check` and the editor put it on the path",
         "except ImportError:",
         "    import os",
         "",
@@ -78,7 +62,7 @@ def render(plan: Plan, form: str, tapewatch_path: str) -> str:
         "        sys.exit('Tapewatch is not importable here: run this file with `tapewatch check`, or install '",
         "                 'Tapewatch into this interpreter: " + install_hint(tapewatch_path) + ".' % sys.executable)",
         "    sys.path.insert(0, _HERE)",
-        "    from tapewatch.harness import fdcheck",
+        "    from tapewatch.probe.fd import fdcheck",
         "",
         "SCRIPT = %r" % script_name,
         "",
@@ -110,7 +94,8 @@ def render(plan: Plan, form: str, tapewatch_path: str) -> str:
     lines += [
         "",
         "# eps scales with each parameter's magnitude; large parameters are sampled.",
-        "SETTINGS = fdcheck.Settings(eps=1e-3, atol=1e-3, rtol=1e-2, max_inputs_per_var=16, seed=0, form=%r)" % form,
+        "SETTINGS = fdcheck.Settings(eps=%g, atol=%g, rtol=%g, max_inputs_per_var=16, seed=0, form=%r)"
+        % (judge.STEP, judge.ATOL, judge.RTOL, form),
         "",
         'if __name__ == "__main__":',
         "    sys.exit(fdcheck.main(__file__, SCRIPT, PARAMETERS, LOSS, SETTINGS))",

@@ -31,17 +31,13 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import warp_seams
+from .fd.judge import ATOL, FLOAT32_EPS, RESOLUTION_STEPS, STEPS, close, smooth, within_noise
+from .fd.judge import step as judge_step
 
 SAMPLES_PER_INPUT = 4  # input elements compared per differentiable input
 MAX_TRIES_PER_INPUT = 12  # elements tried per input, non-smooth ones replaced
 MAX_SAMPLES = 64  # compared derivatives kept for the picture
-ATOL, RTOL = 1e-3, 1e-2  # Warp's gradcheck defaults
-EPS = {4: 1e-3, 8: 1e-6}  # relative step by float size (float16 is not checked)
 SEED = 20240611
-KINK_RTOL = 0.1  # one-sided slopes further apart than this (relative) mark a kink
-NOISE_FACTOR = 4.0  # a disagreement within this many times the rounding noise is not a measurement
-FLOAT32_EPS = 2.0 ** -23
-RESOLUTION_STEPS = 64.0  # a difference smaller than the adjoint at both steps is retried at this many steps
 
 
 @dataclass
@@ -127,7 +123,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
         if c is None or not c.requires_grad:
             return False
         dt = saved[id(c)].dtype
-        return dt.kind == "f" and dt.itemsize in EPS
+        return dt.kind == "f" and dt.itemsize in STEPS
 
     def distinct(keys):
         out, seen = [], set()
@@ -249,13 +245,6 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
             finite = np.abs(ad[q][p][np.isfinite(ad[q][p])])
             atols[(q, p)] = ATOL * min(1.0, float(finite.max()) if finite.size else 1.0)
 
-    def close(a, b, atol) -> bool:
-        return abs(a - b) <= atol + RTOL * abs(b)
-
-    def smooth(fwd, bwd, atol) -> bool:
-        # On a smooth function the one-sided slopes differ by O(step); at a kink by O(1).
-        return abs(fwd - bwd) <= atol + KINK_RTOL * max(abs(fwd), abs(bwd))
-
     def unsettled(x, y, gap) -> bool:
         # Two estimates of one slope (forward and backward, or two steps) that differ by more than half their
         # size, by an amount that matters next to the disagreement: the function is not linear over the step
@@ -283,12 +272,12 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
         if rest:
             tries = max(MAX_TRIES_PER_INPUT, 2 * samples_per_input)
             order += [int(j) for j in rng.choice(rest, size=min(tries - len(order), len(rest)), replace=False)]
-        eps = EPS[saved[id(c)].dtype.itemsize]
+        eps = STEPS[saved[id(c)].dtype.itemsize]
         compared = 0
         for j in order:
             if compared >= samples_per_input:
                 break
-            step = eps * max(1.0, abs(flat_x[j]))
+            step = judge_step(eps, flat_x[j])
             fd, fwd, bwd = differences(p, j, step)
             counted = False
             for q in outs:
@@ -302,7 +291,7 @@ def check_launch(wp, real_launch, entry: warp_seams.LaunchEntry, reads, writes, 
                     sample(p, q, j, a, f, True)
                     continue
                 # Disagreement: is it larger than what rounding alone can do to the difference?
-                if abs(a - f) <= NOISE_FACTOR * noise.get(q, 0.0):
+                if within_noise(a - f, noise.get(q, 0.0)):
                     nonsmooth += 1
                     continue
                 # Is the point smooth enough to judge?  The one-sided slopes differ by the curvature (or the

@@ -22,7 +22,8 @@ from .. import codes
 from ..model import Finding, Related
 from . import related as rel, warp_seams
 from .adjoint_disabled import launch_key, launch_location
-from .finite_diff import ATOL, RTOL, check_launch, skipped
+from .fd.judge import ATOL, RTOL
+from .finite_diff import check_launch, skipped
 
 INSTANCES_PER_SITE = 2  # first and last launch of one call site on a tape
 MAX_CHECKED_LAUNCHES = 64  # per run: a deterministic budget, in launches

@@ -20,6 +20,11 @@ Three rules hold for every wrapper:
 Graph capture lands here too: ``capture_begin``/``capture_end`` tell the
 tracker what a capture recorded, and ``capture_launch`` lets the checks a
 capture could not run happen on the graph's first replay.
+
+The FD harness's replayer (``probe/fd/replay.py``) runs in a process of its
+own, where the probe is not installed, and listens to a second, smaller table
+(``REPLAY_PATCHES``, installed by ``apply_replay``): allocations, factory
+fills, gradient reads, ``backward`` and NumPy's unseeded generators.
 """
 
 from __future__ import annotations
@@ -82,25 +87,29 @@ class Hooks:
 class Patch(NamedTuple):
     owner: Callable[[Any], Any]  # wp -> the class or module that holds the attribute
     name: str
-    wrap: Callable[[Callable, Hooks], Callable]  # (Warp's original, hooks) -> the replacement
+    wrap: Callable[[Any, Any], Callable]  # (Warp's original, the handler: Hooks or ReplaySlot) -> the replacement
     public: bool = False  # also re-exported as ``wp.<name>`` (replaced there when it is the same object)
 
 
 def apply(wp, hooks: Hooks) -> None:
     """Install every patch of the table on ``wp``."""
-    for patch in PATCHES:
+    _install(wp, PATCHES, hooks, hooks.originals)
+    tolerate_foreign_view_parents(wp)
+
+
+def _install(wp, table, handler, originals: dict) -> None:
+    for patch in table:
         owner = patch.owner(wp)
         orig = getattr(owner, patch.name, None) if owner is not None else None
         if orig is None:
             continue  # a seam this Warp lacks (record_func before 1.15, capture_* without CUDA support)
-        hooks.originals[(owner, patch.name)] = orig
+        originals[(owner, patch.name)] = orig
         if patch.wrap is launch:
             warp_seams.remember_original("launch", orig)  # Warp's own wp.launch, for the checks' relaunches
-        replacement = patch.wrap(orig, hooks)
+        replacement = patch.wrap(orig, handler)
         setattr(owner, patch.name, replacement)
         if patch.public and getattr(wp, patch.name, None) is orig:
             setattr(wp, patch.name, replacement)
-    tolerate_foreign_view_parents(wp)
 
 
 # -- the program's view of Warp's tracker flag -----------------------------------------------------
@@ -601,6 +610,108 @@ PATCHES = (
     Patch(_context, "capture_begin", capture_begin, public=True),
     Patch(_context, "capture_end", capture_end, public=True),
     Patch(_context, "capture_launch", capture_launch, public=True),
+)
+
+
+# -- the FD harness's replay --------------------------------------------------------------------------
+class ReplaySlot:
+    """Whom the replay wrappers serve: the harness's current replayer, while one of its runs is active.
+
+    The replayer (``probe/fd/replay.Replayer``) provides ``active``, ``on_alloc(arr, frame)``,
+    ``on_factory_fill(arr, caller)``, ``on_grad_read(arr, caller)``, ``on_backward(tape, loss, grads,
+    frame) -> bool`` (whether Warp's backward runs) and ``rng_seed()``."""
+
+    def __init__(self):
+        self.current: Any = None
+        self.originals: dict = {}
+
+    def serving(self):
+        r = self.current
+        return r if r is not None and r.active else None
+
+
+_replay_slot: Optional[ReplaySlot] = None
+
+
+def apply_replay(wp) -> ReplaySlot:
+    """Install the replay table once per process; the slot says which replayer it serves."""
+    global _replay_slot
+    if _replay_slot is None:
+        _replay_slot = ReplaySlot()
+        _install(wp, REPLAY_PATCHES, _replay_slot, _replay_slot.originals)
+    return _replay_slot
+
+
+def replay_array_init(orig, slot: ReplaySlot):
+    local = threading.local()  # nested allocations (a view's parent) are Warp's, not the program's
+
+    def array_init(arr, *args, **kwargs):
+        r = slot.serving()
+        if r is None:
+            return orig(arr, *args, **kwargs)
+        depth = getattr(local, "depth", 0)
+        local.depth = depth + 1
+        try:
+            orig(arr, *args, **kwargs)
+        finally:
+            local.depth = depth
+        if depth == 0:
+            r.on_alloc(arr, sys._getframe(1))
+
+    return array_init
+
+
+def replay_fill(orig, slot: ReplaySlot):
+    # ``wp.zeros`` / ``wp.full`` / ``*_like`` allocate, then fill: a parameter allocated that way gets its
+    # values (and the harness's perturbation) after the fill, not at ``__init__``.
+    def filled(arr, *args, **kwargs):
+        result = orig(arr, *args, **kwargs)
+        r = slot.serving()
+        if r is not None:
+            r.on_factory_fill(arr, sys._getframe(1).f_code.co_filename)
+        return result
+
+    return filled
+
+
+def replay_grad(prop, slot: ReplaySlot):
+    def grad_get(arr):
+        value = prop.fget(arr)
+        r = slot.serving()
+        if r is not None:
+            r.on_grad_read(arr, sys._getframe(1).f_code.co_filename)
+        return value
+
+    return property(grad_get, prop.fset, prop.fdel, prop.__doc__)
+
+
+def replay_backward(orig, slot: ReplaySlot):
+    def backward(tape, loss=None, grads=None, *args, **kwargs):
+        r = slot.serving()
+        if r is not None and not r.on_backward(tape, loss, grads, sys._getframe(1)):
+            return None  # an FD evaluation needs the objective only
+        return orig(tape, loss, grads, *args, **kwargs)
+
+    return backward
+
+
+def replay_default_rng(orig, slot: ReplaySlot):
+    def default_rng(seed=None, *args, **kwargs):
+        r = slot.serving()
+        if r is not None and seed is None:
+            seed = r.rng_seed()
+        return orig(seed, *args, **kwargs)
+
+    return default_rng
+
+
+REPLAY_PATCHES = (
+    Patch(lambda wp: wp.array, "__init__", replay_array_init),
+    Patch(lambda wp: wp.array, "zero_", replay_fill),
+    Patch(lambda wp: wp.array, "fill_", replay_fill),
+    Patch(lambda wp: wp.array, "grad", replay_grad),  # the class attribute is the property itself
+    Patch(lambda wp: wp.Tape, "backward", replay_backward),
+    Patch(lambda wp: sys.modules["numpy"].random, "default_rng", replay_default_rng),  # pin unseeded draws
 )
 
 

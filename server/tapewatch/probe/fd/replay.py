@@ -26,9 +26,9 @@ import random
 import runpy
 import sys
 import threading
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Set
 
-from ..probe import frames
+from .. import frames, patches
 
 
 class StopReplay(BaseException):
@@ -53,7 +53,7 @@ class ParamSite:
         return "ParamSite(%r, line=%d)" % (self.name, self.line)
 
 
-def resolve_line(path: str, name: str, line: int) -> int:
+def resolve_line(path: str, name: str, line: int) -> Optional[int]:
     """The allocation line of ``name`` now: the recorded line is a hint, the name is the key.
 
     Lines inserted above the allocation since the harness was written move it; the statement that
@@ -95,88 +95,9 @@ class Outcome:
         self.output = ""
 
 
-_current = None  # the Replayer whose evaluation is running
-
-
-def _install_hooks(wp, np) -> None:
-    array_cls = wp.array
-    array_cls._tw_replay_hooks = True
-    orig_init = array_cls.__init__
-
-    def array_init(arr, *args, **kwargs):
-        r = _current
-        if r is None or not r._active:
-            return orig_init(arr, *args, **kwargs)
-        depth = getattr(r._local, "depth", 0)
-        r._local.depth = depth + 1
-        try:
-            orig_init(arr, *args, **kwargs)
-        finally:
-            r._local.depth = depth
-        if depth == 0:
-            r._on_alloc(arr)
-
-    array_cls.__init__ = array_init
-
-    # ``wp.zeros`` / ``wp.full`` / ``*_like`` allocate, then fill: a parameter allocated that way gets its
-    # values (and the harness's perturbation) after the fill, not at ``__init__``.
-    for name in ("zero_", "fill_"):
-        orig = getattr(array_cls, name)
-
-        def filled(arr, *args, _orig=orig, **kwargs):
-            result = _orig(arr, *args, **kwargs)
-            r = _current
-            if r is not None and r._active and id(arr) in r._fresh and \
-                    not frames.is_user_file(sys._getframe(1).f_code.co_filename):
-                r._on_filled(arr)
-            return result
-
-        setattr(array_cls, name, filled)
-
-    grad_prop = array_cls.__dict__["grad"]
-
-    def grad_get(arr):
-        value = grad_prop.fget(arr)
-        r = _current
-        if r is not None and r._active and r._run.backward_calls and not getattr(r._local, "busy", False):
-            caller = sys._getframe(1).f_code.co_filename
-            if frames.is_user_file(caller) and id(arr) in r._param_ids:
-                r._consume(arr)
-        return value
-
-    array_cls.grad = property(grad_get, grad_prop.fset, grad_prop.fdel, grad_prop.__doc__)
-
-    tape_cls = wp.Tape
-    orig_backward = tape_cls.backward
-
-    def backward(tape, loss=None, grads=None, *args, **kwargs):
-        r = _current
-        if r is None or not r._active:
-            return orig_backward(tape, loss, grads, *args, **kwargs)
-        frame = frames.innermost_user_frame(sys._getframe(1))
-        if frame is not None and frame.f_code.co_filename == r.script and frame.f_lineno not in r._run.backward_lines:
-            r._run.backward_lines.append(frame.f_lineno)
-        r._on_loss(loss, grads, tape)
-        if r._mode == "fd":
-            return None  # an FD evaluation needs the objective only
-        return orig_backward(tape, loss, grads, *args, **kwargs)
-
-    tape_cls.backward = backward
-
-    orig_default_rng = np.random.default_rng
-
-    def default_rng(seed=None, *args, **kwargs):
-        r = _current
-        if r is not None and r._active and seed is None:
-            r._rng_calls += 1
-            seed = (r.seed, r._rng_calls)
-        return orig_default_rng(seed, *args, **kwargs)
-
-    np.random.default_rng = default_rng
-
-
 class Replayer:
-    """Runs one script repeatedly; hooks are installed once and active only during a replay."""
+    """Runs one script repeatedly; it listens to the patch table's replay wrappers (``patches.REPLAY_PATCHES``,
+    installed once per process) while one of its runs is active."""
 
     def __init__(self, script: str, params: Sequence[ParamSite], args: Sequence[str] = (), seed: int = 0):
         import numpy as np  # noqa: PLC0415
@@ -195,24 +116,16 @@ class Replayer:
         self.seed = seed
         # A point other than the program's own: param index -> [(flat index, offset)] added to every run.
         self.base: Dict[int, list] = {}
-        self._active = False
-        self._reference_values: Dict[int, object] = {}
+        self.active = False  # a run is under way: the replay wrappers report to this replayer
+        self._reference_values: Dict[int, Any] = {}
         self._local = threading.local()
-        self._install()
+        patches.apply_replay(wp).current = self
         frames.skip_package(os.path.dirname(wp.__file__))
 
-    # ----------------------------------------------------------------- hooks
-    def _install(self) -> None:
-        """Hooks go in once per process and serve whichever replayer is current."""
-        global _current
-        _current = self
-        if getattr(self.wp.array, "_tw_replay_hooks", False):
-            return
-        _install_hooks(self.wp, self.np)
-
-    # --------------------------------------------------------------- events
-    def _on_alloc(self, arr) -> None:
-        frame = frames.innermost_user_frame(sys._getframe(1))
+    # ------------------------------------------------ events (from patches.REPLAY_PATCHES)
+    def on_alloc(self, arr, caller) -> None:
+        """An array was allocated (``caller``: the frame that called ``__init__``)."""
+        frame = frames.innermost_user_frame(caller)
         if frame is None:
             return
         key = (frame.f_code.co_filename, frame.f_lineno)
@@ -227,10 +140,34 @@ class Replayer:
             self._site_values.setdefault(index, []).append(None)
             self._set_values(arr, index, k)
 
-    def _on_filled(self, arr) -> None:
-        """The factory filled the array after allocating it: record and perturb those values instead."""
+    def on_factory_fill(self, arr, caller_file: str) -> None:
+        """``zero_``/``fill_`` ran; when Warp's factory filled a parameter it just allocated, record and
+        perturb those values instead."""
+        if id(arr) not in self._fresh or frames.is_user_file(caller_file):
+            return
         index, k = self._fresh.pop(id(arr))
         self._set_values(arr, index, k)
+
+    def on_grad_read(self, arr, caller_file: str) -> None:
+        """The program read a parameter's gradient after a backward: it consumes it, the run stops here."""
+        if self._run.backward_calls and not getattr(self._local, "busy", False) and \
+                frames.is_user_file(caller_file) and id(arr) in self._param_ids:
+            self._consume(arr)
+
+    def on_backward(self, tape, loss, grads, caller) -> bool:
+        """The program calls ``tape.backward``: its loss joins the objective; Warp's backward runs (True)
+        only for a reference run."""
+        frame = frames.innermost_user_frame(caller)
+        if frame is not None and frame.f_code.co_filename == self.script and \
+                frame.f_lineno not in self._run.backward_lines:
+            self._run.backward_lines.append(frame.f_lineno)
+        self._on_loss(loss, grads, tape)
+        return self._mode != "fd"
+
+    def rng_seed(self) -> tuple:
+        """The seed an unseeded ``default_rng()`` gets: the same draws in every evaluation."""
+        self._rng_calls += 1
+        return (self.seed, self._rng_calls)
 
     def _set_values(self, arr, index: int, k: int) -> None:
         """Record the values of the k-th array of a parameter's site and, for that occurrence, perturb them."""
@@ -275,7 +212,7 @@ class Replayer:
         self._run.backward_calls += 1
 
     def _seeded_outputs(self, tape) -> list:
-        from ..probe import warp_seams  # noqa: PLC0415
+        from .. import warp_seams  # noqa: PLC0415
 
         out, seen = [], set()
         for item in warp_seams.tape_launches(tape):
@@ -331,10 +268,10 @@ class Replayer:
         self._inject = {k: list(v) for k, v in self.base.items()}
         for k, v in (inject or {}).items():
             self._inject.setdefault(k, []).extend(v if isinstance(v, list) else [v])
-        self._site_arrays: Dict[int, List[object]] = {}
+        self._site_arrays: Dict[int, List[Any]] = {}
         self._site_values: Dict[int, list] = {}
         self._fresh: Dict[int, tuple] = {}  # id(array) -> (param index, occurrence) until its factory fills it
-        self._param_ids = set()
+        self._param_ids: Set[int] = set()
         self._rng_calls = 0
         random.seed(self.seed)
         self.np.random.seed(self.seed % (2**32))
@@ -342,7 +279,7 @@ class Replayer:
         sys.argv = [self.script] + self.args
         sys.path[0:0] = [os.path.dirname(self.script)]
         buffer = io.StringIO()
-        self._active = True
+        self.active = True
         try:
             with contextlib.redirect_stdout(buffer):
                 try:
@@ -357,7 +294,7 @@ class Replayer:
             if mode == "reference":
                 self._reference_values = dict(self._run.values)
         finally:
-            self._active = False
+            self.active = False
             sys.argv, sys.path[:] = saved[0], saved[1]
             if saved[2] is not None:
                 sys.modules["__main__"] = saved[2]
