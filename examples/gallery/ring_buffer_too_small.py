@@ -1,7 +1,7 @@
 """A damped oscillator rolled out through a ring of two state buffers (``states[step % self.num_buffers]``)
 on one tape of four steps: the third step writes the buffer the first step read, so the first step's
-adjoint replays with overwritten values.  The launch is the line that overwrites; the ring's length is set
-at ``self.num_buffers = 2`` (related)."""
+adjoint replays with overwritten values.  The ring's length, ``self.num_buffers = 2``, is the line to
+change (the launch that overwrites is related)."""
 
 import numpy as np
 import warp as wp
@@ -23,7 +23,7 @@ def energy(x: wp.array(dtype=float), loss: wp.array(dtype=float)):
 
 class Sim:
     def __init__(self, steps):
-        self.num_buffers = 2
+        self.num_buffers = 2  # expect: TW101
         self.states = [wp.zeros(16, dtype=float, requires_grad=True) for _ in range(self.num_buffers)]
         self.steps = steps
 
@@ -33,7 +33,7 @@ class Sim:
     def rollout(self, damping):
         for step in range(self.steps):
             src, dst = self.state(step), self.state(step + 1)
-            wp.launch(advance, dim=16, inputs=[src, damping], outputs=[dst])  # expect: TW101
+            wp.launch(advance, dim=16, inputs=[src, damping], outputs=[dst])
 
 
 sim = Sim(4)

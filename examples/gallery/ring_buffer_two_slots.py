@@ -1,13 +1,13 @@
 """A damped chain rolled out on one tape with states taken from a two-slot ring: step s + 1 writes the
 slot step s - 1 read, so that step's adjoint replays with overwritten values.  The line to change is
-the pick from the ring (the look-alike's ring has a slot for every step)."""
+the ring's length (the look-alike's ring has a slot for every step); the pick and the launch are related."""
 
 import numpy as np
 import warp as wp
 
 N = 8
 STEPS = 6
-RING = 2
+RING = 2  # expect: TW101
 
 
 @wp.kernel
@@ -30,7 +30,7 @@ class Chain:
     def rollout(self, x0, k):
         x = x0
         for s in range(STEPS):
-            x_next = self.ring[(s + 1) % RING]  # expect: TW101
+            x_next = self.ring[(s + 1) % RING]
             wp.launch(relax, dim=N, inputs=[x, k], outputs=[x_next])
             x = x_next
         return x

@@ -173,13 +173,17 @@ class FixedPoint(Sensor):
 
 _TIME_STEP = re.compile(r"\b(dt|d_t|delta_t|time_?step|sim_dt|frame_dt|substep_dt|step_size)\b", re.I)
 _SIMULATION = re.compile(r"step|integrat|simulat|advance|advect|euler|verlet|rollout|dynamics|physics", re.I)
+# A step of a solver, by name (``power_step``, ``jacobi_step``, ``relax_sweep``): a step, but not of time.
+_SOLVER = re.compile(r"power|jacobi|gauss|seidel|sweep|relax|iterat|solve|fixed|newton|picard|pagerank|contract",
+                     re.I)
 
 
 def _time_stepper(kernel) -> bool:
     """A kernel that takes or uses a time step (``dt``, ``DT``...), or is named for one, integrates a
     simulation: its steps settle too, and that is not a truncated solve."""
     try:
-        if _SIMULATION.search(kernel.key or ""):
+        name = kernel.key or ""
+        if _SIMULATION.search(name) and not _SOLVER.search(name):
             return True
         if any(_TIME_STEP.fullmatch(p.label) for p in warp_seams.kernel_params(kernel)):
             return True

@@ -27,7 +27,8 @@ from .syntax import innermost_function
 # What an expression may call to be evaluated: NumPy's elementwise arithmetic and reductions.
 _NUMPY = frozenset({"sum", "mean", "average", "dot", "vdot", "inner", "square", "abs", "absolute", "exp", "log",
                     "log1p", "expm1", "power", "maximum", "minimum", "where", "clip", "tanh", "sin", "cos",
-                    "sqrt", "asarray", "float64", "float32", "cosh", "sinh", "arctan", "hypot"})
+                    "sqrt", "asarray", "float64", "float32", "cosh", "sinh", "arctan", "hypot", "log10", "log2",
+                    "exp2", "tan", "arcsin", "arccos", "arctan2", "cbrt", "reciprocal"})
 _BUILTINS = frozenset({"float", "abs", "sum", "min", "max"})
 _METHODS = frozenset({"sum", "mean", "astype", "reshape", "ravel", "flatten", "clip", "dot", "copy", "item"})
 _REDUCTIONS = frozenset({"sum", "mean", "average", "dot", "vdot", "inner"})
@@ -263,3 +264,46 @@ def _used_after(scope: ast.AST, assign: ast.Assign) -> bool:
     name = assign.targets[0].id  # type: ignore[attr-defined]
     return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
                and (n.lineno, n.col_offset) > (assign.end_lineno or assign.lineno, 0) for n in ast.walk(scope))
+
+
+def seed_assignment(tree: ast.AST, call: Optional[ast.Call], path: str) -> Optional[Location]:
+    """Where the seed a call passes was computed, when that is a statement of its own: ``seed = 2 * r / n``
+    then ``tape.backward(grads={out: wp.array(seed)})`` or ``out.grad.assign(seed)``.  The seed's one local
+    name, assigned once before the call in the call's function from NumPy arithmetic on the host (not a
+    host copy of a Warp array, not a Warp call) and read nowhere else; None where the seed is spelled in
+    the call itself."""
+    if call is None:
+        return None
+    seed: Optional[ast.expr] = None
+    name = dotted(call.func) or ""
+    if name.endswith("backward"):
+        grads = next((k.value for k in call.keywords if k.arg == "grads"), None)
+        if grads is None and len(call.args) > 1:
+            grads = call.args[1]
+        if isinstance(grads, ast.Dict) and len(grads.values) == 1:
+            seed = grads.values[0]
+    elif name.endswith(("assign", "fill_")) and call.args:
+        seed = call.args[0]
+    if seed is None:
+        return None
+    scope = innermost_function(tree, call.lineno)
+    assigned: Dict[str, List[ast.Assign]] = {}
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            assigned.setdefault(node.targets[0].id, []).append(node)
+    names = {n.id for n in ast.walk(seed) if isinstance(n, ast.Name) and n.id in assigned}
+    if len(names) != 1:
+        return None
+    (only,) = names
+    nodes = assigned[only]
+    if len(nodes) != 1 or nodes[0].lineno >= call.lineno:
+        return None
+    node = nodes[0]
+    first, last = call.lineno, call.end_lineno or call.lineno
+    if any(isinstance(n, ast.Name) and n.id == only and isinstance(n.ctx, ast.Load) and not first <= n.lineno <= last
+           for n in ast.walk(scope)):
+        return None  # also read elsewhere (``r`` of the loss, scaled into the seed): not the seed's own statement
+    calls = [dotted(c.func) or "" for c in ast.walk(node.value) if isinstance(c, ast.Call)]
+    if any(c.endswith("numpy") or c.split(".", 1)[0] in ("wp", "warp") for c in calls):
+        return None  # a host copy or a Warp array: the seed's arithmetic is in the call
+    return Location(path, node.lineno, node.col_offset + 1, node.end_lineno, (node.end_col_offset or 0) + 1)

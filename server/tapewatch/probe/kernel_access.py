@@ -92,6 +92,11 @@ class KernelAccess(NamedTuple):
     # Names bound once to a 1-D launch's thread index, with the uniform parameter added to it (``f = first +
     # wp.tid()``; None for ``i = wp.tid()``): with the launch's dim, the range of elements such an index spans.
     thread_offsets: Dict[str, Optional[str]] = {}
+    # path -> write forms stored before any read of the path, outside loops (``x[i, 0] = x0`` before a loop
+    # that reads ``x[i, s]``): they come first in every thread, so no read of that thread's row precedes them.
+    early_writes: Dict[str, tuple] = {}
+    # path -> the line of each write form (``index_forms[path][1]``, in order; None where unknown)
+    write_lines: Dict[str, tuple] = {}
 
     def gradient_reaches(self, path: str) -> bool:
         """Whether this kernel's adjoint can give ``path`` a gradient (True when not known)."""
@@ -100,10 +105,11 @@ class KernelAccess(NamedTuple):
         return any(p in self.flows_out or any(f.startswith(p + ".") for f in self.flows_out)
                    for p in _prefixes(path))
 
-    def reads_apart_from_writes(self, path: str) -> bool:
+    def reads_apart_from_writes(self, path: str, line: Optional[int] = None) -> bool:
         """Every read of ``path`` and every write of it index different elements in any launch
         (``temp[t]`` read, ``temp[t + 1]`` written, ``t`` a scalar parameter): the kernel never
-        overwrites an element it read, whatever ``t`` is."""
+        overwrites an element it read, whatever ``t`` is.  ``line``: only the writes of that statement
+        (all of them where no write is known there)."""
         forms = self.index_forms.get(path)
         if not forms or not forms[0] or not forms[1]:
             return False
@@ -114,8 +120,21 @@ class KernelAccess(NamedTuple):
                 late[r] -= 1
             else:
                 early.append(r)
+        first = Counter(self.early_writes.get(path, ()))
+        writes, before = [], []
+        lines = self.write_lines.get(path, ())
+        only = line is not None and line in lines
+        for n, w in enumerate(forms[1]):  # each write before every read is compared as such once
+            at_line = n < len(lines) and lines[n] == line
+            if first[w] > 0:
+                first[w] -= 1
+                if not only or at_line:
+                    before.append(w)
+            elif not only or at_line:
+                writes.append(w)
         return all(_apart(r, w, self.uniform) or _written_ahead(r, w, self.thread, self.uniform, self.ascending)
-                   for r in early for w in forms[1])
+                   for r in early for w in writes) and \
+            all(_apart(r, w, self.uniform) or _same_thread(r, w, self.thread) for r in early for w in before)
 
     def adjoint_uses(self, path: str, differentiable_params=None) -> bool:
         """Whether the backward pass of this kernel needs the values of ``path``.
@@ -175,7 +194,9 @@ def _analyze_def(func: ast.FunctionDef, first_line: int, globals_: Optional[dict
                         _used_atomics(func, set(params), first_line - 1), frozenset(visitor.stores),
                         rewritten_first, forms, frozenset(p for p in params if p not in assigned),
                         tuple(visitor.accumulated), *_thread_and_ascending(func), flows_out,
-                        {k: tuple(v) for k, v in visitor.late_reads.items()}, _thread_offsets(func, set(params)))
+                        {k: tuple(v) for k, v in visitor.late_reads.items()}, _thread_offsets(func, set(params)),
+                        {k: tuple(v) for k, v in visitor.early_writes.items()},
+                        {k: tuple(v) for k, v in visitor.write_lines.items()})
 
 
 def _thread_offsets(func: ast.FunctionDef, params: Set[str]) -> Dict[str, Optional[str]]:
@@ -265,6 +286,14 @@ def _affine(expr: ast.expr, windows: Dict[str, Tuple[int, int]]) -> Optional[Tup
         return None, expr.value
     if isinstance(expr, ast.Name):
         return (None, windows[expr.id]) if expr.id in windows else (expr.id, 0)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+        # ``2 * day``: a strided index, named "day*2" (no launch value or thread range is known for it;
+        # ``_written_ahead`` reads its base and stride).
+        for name, k in ((expr.left, expr.right), (expr.right, expr.left)):
+            if isinstance(name, ast.Name) and name.id not in windows and isinstance(k, ast.Constant) \
+                    and type(k.value) is int and k.value >= 1:
+                return (name.id if k.value == 1 else "%s*%d" % (name.id, k.value)), 0
+        return None
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)):
         left, right = _affine(expr.left, windows), _affine(expr.right, windows)
         if left is None or right is None or (left[0] is not None and right[0] is not None):
@@ -351,7 +380,8 @@ def _written_ahead(read: Optional[tuple], write: Optional[tuple], thread: Frozen
     for r, w in zip(read, write):
         if r is None or w is None:
             return False
-        if r[0] is not None and r[0] == w[0] and r[0] in ascending:
+        # A positive stride keeps the order: ``x[2 * s + 2]`` is read only by a later iteration's ``x[2 * s]``.
+        if r[0] is not None and r[0] == w[0] and r[0].split("*", 1)[0] in ascending:
             if not (isinstance(r[1], int) and isinstance(w[1], int)) or w[1] <= r[1]:
                 return False
             ahead = True
@@ -360,6 +390,14 @@ def _written_ahead(read: Optional[tuple], write: Optional[tuple], thread: Frozen
         elif r[0] in thread:
             own = True
     return ahead and own
+
+
+def _same_thread(read: Optional[tuple], write: Optional[tuple], thread: FrozenSet[str]) -> bool:
+    """Both index one thread's own elements (the same thread index, with the same offset, at some
+    position): a write that precedes every read in the thread cannot overwrite what another read."""
+    if read is None or write is None or len(read) != len(write):
+        return False
+    return any(r is not None and r == w and r[0] in thread for r, w in zip(read, write))
 
 
 def launch_elements(access: KernelAccess, path: str, write: bool, values: Dict[str, Any],
@@ -449,6 +487,8 @@ class _AccessVisitor(ast.NodeVisitor):
         self.aliases: Dict[str, str] = {}
         self._loops = 0  # loops around the statement being visited
         self.late_reads: Dict[str, List[Optional[tuple]]] = {}  # read forms after the thread wrote the path
+        self.early_writes: Dict[str, List[Optional[tuple]]] = {}  # write forms before any read of the path
+        self.write_lines: Dict[str, List[Optional[int]]] = {}  # the line of each write form
 
     def visit_For(self, node: ast.For) -> None:
         self._loops += 1
@@ -608,7 +648,13 @@ class _AccessVisitor(ast.NodeVisitor):
         # A read of the thread's own earlier write is safe only while nothing writes the path again: this
         # write overwrites what it read (``y[i] = a`` then ``y[i] = y[i] * f``), so those reads count again.
         self.late_reads.pop(name, None)
-        self.write_forms.setdefault(name, []).append(node if isinstance(node, tuple) else index_form(node, self.windows))
+        form = node if isinstance(node, tuple) else index_form(node, self.windows)
+        self.write_forms.setdefault(name, []).append(form)
+        where = statement if statement is not None else node
+        line = getattr(where, "lineno", None)
+        self.write_lines.setdefault(name, []).append(None if line is None else line + self.offset)
+        if name not in self._first_read and not self._loops:
+            self.early_writes.setdefault(name, []).append(form)
         if op is not None and statement is not None and name in self._first_read:
             self.accumulated.append(IntraKernelWrite(name, statement.lineno + self.offset,
                                                      statement.col_offset + 1, self._first_read[name], op))

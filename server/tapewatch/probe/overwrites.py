@@ -122,8 +122,14 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         if rebound is not None:
             shared = _REBOUND_PHRASES[rebound[0]].format(what=what, reader_what=reader_what, text=rebound[2])
         lead = head or _head(code, what, arg, op)
-        if writer_loc is not None:  # the finding sits on the statement that made the alias
-            lead = lead.replace("by this launch", "by the launch %s" % rel.line_ref(writer_loc, primary))
+        # A ring of too few buffers (``self.n_buf = 2``, states picked with ``% n``): its length is the line
+        # to change, the pick and the launch come with it.
+        ring = registry.attempt("finding where a ring's length is set", lambda: rel.ring_size(site)) \
+            if code == "TW101" and getattr(reader.kernel, "func", None) is getattr(kernel, "func", None) else None
+        location = ring[0] if ring is not None else primary
+        launch_loc = writer_loc or primary
+        if launch_loc is not location:  # the finding sits on the statement that made the alias, or the ring
+            lead = lead.replace("by this launch", "by the launch %s" % rel.line_ref(launch_loc, location))
         message = "%s%s, but `%s` launched %s read it (argument `%s`) earlier on the same tape: " \
                   "its adjoint will replay with the overwritten values." % (
                       lead, shared, reader.kernel_name, where, reader_label)
@@ -151,8 +157,14 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
                 Related(outer.location((inner.f_code.co_name,)),
                         "`%s()` called from here for that read" % inner.f_code.co_name, "reader-caller")
                 for outer, inner in zip(reader.site.snaps[1:], reader.site.snaps)], []))
-        if writer_loc is not None:
-            related.append(Related(writer_loc, "`%s` overwrites `%s` here" % (op, what), "writer"))
+        if ring is not None:
+            message += (" The ring has fewer buffers (`%s = %d`) than the steps on this tape, so a step writes a "
+                        "buffer an earlier step read: make the ring as long as the steps on the tape (one buffer "
+                        "per step, plus the initial state)." % ring[1:])
+            if rebound is not None:
+                related.append(Related(primary, "`%s` picks a buffer the ring reuses" % rebound[2], "pick"))
+        if writer_loc is not None or ring is not None:
+            related.append(Related(launch_loc, "`%s` overwrites `%s` here" % (op, what), "writer"))
         elif rebound is not None:
             related.append(Related(rebound[1], "`%s` makes two entries one array" % rebound[2], "rebinding"))
         if kernel is not None:
@@ -161,11 +173,6 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
             related.extend(rel.kernel_def(reader.kernel, "kernel `%s` that read it" % reader.kernel_name,
                                           "reader-kernel"))
         related.extend(registry.attempt("finding the allocation", lambda: rel.allocation(arr, what), []))
-        ring = registry.attempt("finding where a ring's length is set", lambda: rel.ring_size(site)) \
-            if code == "TW101" and getattr(reader.kernel, "func", None) is getattr(kernel, "func", None) else None
-        if ring is not None:
-            related.append(Related(ring[0], "`%s = %d`: the ring has fewer buffers than the steps on this tape; "
-                                            "make the ring as long as the steps on the tape" % ring[1:], "ring"))
         related.extend(registry.attempt("listing the callers", lambda: rel.caller_chain(site), []))
         related.extend(rel.library_frame(site))
         related.extend(extra_related)
@@ -178,7 +185,7 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
             data["gradient_versions_mix"] = True
         if harmless:
             data["harmless"] = harmless
-        return Finding(code=code, message=message, location=primary,
+        return Finding(code=code, message=message, location=location,
                        severity="information" if harmless else codes.severity(code), related=related, data=data)
 
     if existing is not None:
@@ -473,7 +480,7 @@ def report_intra_kernel(tracker, record) -> None:
                 not _gradient_now_flows(existing, facts, record, param):
             continue  # once per kernel and statement (codegen runs once), unless a launch overlaps after all
         warp_reported = (param, line) in warp_hits
-        apart = facts.reads_apart_from_writes(param)
+        apart = facts.reads_apart_from_writes(param, line)
         # ``U[src, i]`` read, ``U[dst, i]`` written: apart when this launch's ``src`` and ``dst`` differ.
         by_arguments = not apart and existing is None and _rows_apart(registry, record, param)
         apart = apart or by_arguments
@@ -505,9 +512,11 @@ def report_intra_kernel(tracker, record) -> None:
                            % (record.kernel_name, param, param))
             elif apart:
                 message = ("Warp's tracker warns that kernel `%s` writes `%s` after reading it, but its indices "
-                           "differ by a fixed offset over a scalar argument (e.g. reads `%s[t]`, or a window "
-                           "`%s[t - 1 - s]` for `s` in a fixed range, and writes `%s[t + 1]`): no thread overwrites "
-                           "an element that was read." % (record.kernel_name, param, param, param, param))
+                           "never meet: they differ by a fixed offset over a scalar argument (e.g. reads `%s[t]`, or a window "
+                           "`%s[t - 1 - s]` for `s` in a fixed range, and writes `%s[t + 1]`), or each thread stores "
+                           "an element before the loop iteration that reads it (`%s[i, s + 1]`, `%s[i, 2 * s + 2]`): "
+                           "no thread overwrites an element that was read."
+                           % (record.kernel_name, param, param, param, param, param, param))
             elif accumulates:
                 message = _accumulation_message(record.kernel_name, param, hit, harmless)
             elif hit is not None and hit.op != "=" and harmless:

@@ -271,6 +271,14 @@ def _rings_in(path: str, module_globals) -> list:
         return []
     sizes = {ast.unparse(n.slice.right) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
              and isinstance(n.slice, ast.BinOp) and isinstance(n.slice.op, ast.Mod)}
+    # ``a, b = t % RING, (t + 1) % RING`` then ``pos[a]``: a modulus that also sizes a list of buffers
+    # (``[wp.zeros(...) for _ in range(RING)]``, ``[...] * RING``), not any ``t % PRINT_EVERY``.
+    moduli = {ast.unparse(n.right) for n in ast.walk(tree) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod)}
+    lengths = {ast.unparse(n.args[0]) for n in ast.walk(tree) if isinstance(n, ast.Call)
+               and isinstance(n.func, ast.Name) and n.func.id == "range" and len(n.args) == 1}
+    lengths |= {ast.unparse(n.right) for n in ast.walk(tree) if isinstance(n, ast.BinOp)
+                and isinstance(n.op, ast.Mult) and isinstance(n.left, ast.List)}
+    sizes |= moduli & lengths
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Constant) \

@@ -109,17 +109,21 @@ class Seeding(Sensor):
                          seed_site, backward_site)
 
     def _report(self, arr, key: tuple, message: str, data: dict, objective: Related, seed_site: Site,
-                backward_site: Site) -> None:
-        """TW204 on the line that seeds, with the objective and the seeded backward() related."""
+                backward_site: Site, at=None) -> None:
+        """TW204 on the line that seeds (``at``: the statement that computes the seed it passes), with the
+        objective and the seeded backward() related."""
         registry = self.tracker.registry
         if registry.bump(key):
             return
         related = [objective]
+        seeds = seed_site.location(("fill_", "assign", "backward"))
         back = backward_site.location((".backward", "backward"))
+        if at is not None and seeds is not None:
+            related.append(Related(seeds, "the seed passed here", "seed"))
         if back is not None and seed_site is not backward_site:
             related.append(Related(back, "the backward() seeded here", "backward"))
         registry.report(key, Finding(
-            code="TW204", message=message, location=seed_site.location(("fill_", "assign", "backward")),
+            code="TW204", message=message, location=at or seeds,
             severity=codes.severity("TW204"), related=related, data=data), arrays=[arr])
 
     def _check_host_loss(self, state, arr, seed, seed_site: Site, backward_site: Site) -> None:
@@ -159,7 +163,20 @@ class Seeding(Sensor):
                      {"kind": "host-loss", "array": name, "loss": loss.target, "ratio": mismatch.ratio},
                      Related(loss.location, "the loss `%s` the program computes on the host" % loss.target,
                              "objective"),
-                     seed_site, backward_site)
+                     seed_site, backward_site, at=self._seed_statement(seed_site))
+
+    def _seed_statement(self, seed_site: Site):
+        """The statement that computes the seed, when the seeding call only passes it on."""
+        snap = seed_site.primary
+        if snap is None:
+            return None
+
+        def find():
+            tree = file_tree(snap.f_code.co_filename, snap.f_globals)
+            call = frames.call_at(snap, ("backward", "assign", "fill_"))
+            return host_loss.seed_assignment(tree, call, snap.f_code.co_filename) if tree is not None else None
+
+        return self.tracker.registry.attempt("finding the seed's statement", find)
 
     def _objective(self, state, arr, seed_site: Site, backward_site: Site):
         """``(name, Objective)``: what the program computes from ``arr`` near the seed or the backward()."""
