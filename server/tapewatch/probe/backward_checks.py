@@ -20,9 +20,9 @@ import contextlib
 from typing import Callable, Optional
 
 from . import facts, warp_seams
-from .accumulation import AccumulationCheck
 from .adjoint_disabled import DisabledAdjoint, launch_key
 from .captured import CapturedChecks
+from .gradients_not_zeroed import StepsWithoutZero
 from .sensor import Sensor
 from .launch_check import LaunchCheck
 from .nonfinite import NonfiniteCheck, grad_arrays, grads_arg, loss_arg, reseedable
@@ -49,7 +49,7 @@ class BackwardChecks:
         self.disabled = DisabledAdjoint(wp, tracker)
         self.launches = LaunchCheck(wp, tracker, self)
         self.nonfinite = NonfiniteCheck(wp, tracker, self)
-        self.accumulation = AccumulationCheck(wp, tracker)
+        self.steps_without_zero = StepsWithoutZero(wp, tracker)  # TW202's first trigger
         self.replays = CapturedChecks(wp, tracker, self)
         self._elements_read = 0
         self._sampled_out = 0
@@ -87,7 +87,7 @@ class BackwardChecks:
             registry.attempt("measuring whether overwrites change the gradient",
                              lambda: self.tracker.read_replay.check(tape, state, self))
         pending["leaves"] = registry.attempt("checking gradient accumulation",
-                                             lambda: self.accumulation.before(tape), None)
+                                             lambda: self.steps_without_zero.before(tape), None)
         if self.check_launches:
             registry.attempt("checking launch adjoints", lambda: self.launches.check_tape(tape, self.signature(tape)))
         pending["finite"] = self._sample(tape, site)
@@ -104,7 +104,7 @@ class BackwardChecks:
                 tape, args, kwargs, orig_backward, pending["site"], self.signature(tape)))
             return
         registry.attempt("checking gradient accumulation",
-                         lambda: self.accumulation.after(tape, pending.get("leaves") or []))
+                         lambda: self.steps_without_zero.after(tape, pending.get("leaves") or []))
         state = facts.tape_state(tape)
         if state is not None:
             self.tracker.bus.tell(Sensor.after_backward, "checking after backward()", tape, state)

@@ -105,7 +105,7 @@ class CapturedChecks:
         for item in items:
             tape = item.tape()
             if tape is not None and _identities(tape) == item.entries:
-                found = registry.attempt("checking gradient accumulation", lambda: self.checks.accumulation.before(
+                found = registry.attempt("checking gradient accumulation", lambda: self.checks.steps_without_zero.before(
                     tape, item.site, item.zeroed, replayed=True, updated=item.written,
                     graph_zeros=item.zeros_after), [])
                 leaves.append((item, tape, found))
@@ -138,14 +138,14 @@ class CapturedChecks:
             registry.attempt("checking gradients for NaN/Inf after a graph replay",
                              lambda: self.checks.nonfinite.after_backward(
                                  tape, item.args, item.kwargs, item.orig_backward, pending, item.signature))
-            self._mark(tape, self.checks.accumulation.leaves(tape), item)
+            self._mark(tape, self.checks.steps_without_zero.leaves(tape), item)
         self._replayed[graph] = (deferred, ACCUMULATION_REPLAYS, [])
 
     def _mark(self, tape, leaves, item: Deferred) -> None:
         """What the replay's backward left, for the next replay's look at summed gradients."""
         leaves = [leaf for leaf in leaves if id(leaf[0].grad) not in item.zeroed]
         self.tracker.registry.attempt("checking gradient accumulation",
-                                      lambda: self.checks.accumulation.after(tape, leaves, item.site))
+                                      lambda: self.checks.steps_without_zero.after(tape, leaves, item.site))
 
     def at_exit(self) -> None:
         """Graphs captured and never launched (dropped, or still held at exit): their checks never ran."""

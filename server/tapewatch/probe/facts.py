@@ -71,7 +71,7 @@ class TapeFacts:
         self.state: Any = None  # tracker.TapeState: what was recorded on it and read by its launches
         self.func_arrays: Optional[set] = None  # ids of the arrays its record_func entries were given
         self.empty_zero: Any = None  # Site of a zero() made while it had recorded nothing
-        self.zero_site: Any = None  # Site of its last reset()/zero() (rerecorded, TW202)
+        self.zero_site: Any = None  # Site of its last reset()/zero() (TW202, gradients_not_zeroed)
         self.recorded: Optional[tuple] = None  # (launch count, first entry) when it was last reset
 
 

@@ -138,17 +138,16 @@ def sensor_classes() -> list:
     from .fixed_point import FixedPoint  # noqa: PLC0415
     from .grad_chain import GradChain  # noqa: PLC0415
     from .grad_reads import GradReads  # noqa: PLC0415
+    from .gradients_not_zeroed import GradientsNotZeroed  # noqa: PLC0415
     from .numpy_writes import NumpyViews  # noqa: PLC0415
     from .overwrites import Overwrites  # noqa: PLC0415
     from .replayed_atomics import ReplayedAtomics  # noqa: PLC0415
-    from .rerecorded import RerecordedTape  # noqa: PLC0415
     from .retain_grad import RetainGradWriters  # noqa: PLC0415
     from .seeding import Seeding  # noqa: PLC0415
     from .stale_accumulators import StaleAccumulators  # noqa: PLC0415
     from .step_size import StepSize  # noqa: PLC0415
-    from .summed_backwards import SummedBackwards  # noqa: PLC0415
     from .truncation import Truncation  # noqa: PLC0415
     from .usage import KernelUsage  # noqa: PLC0415
 
     return [Overwrites, GradChain, RetainGradWriters, GradReads, NumpyViews, Seeding, ReplayedAtomics, Truncation,
-            StepSize, FixedPoint, StaleAccumulators, KernelUsage, RerecordedTape, SummedBackwards]
+            StepSize, FixedPoint, StaleAccumulators, KernelUsage, GradientsNotZeroed]
