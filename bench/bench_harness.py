@@ -40,7 +40,7 @@ def main() -> int:
     from tapewatch.probe.fd import fdcheck
     from tapewatch.harness.discover import discover
     from tapewatch.probe.fd.replay import Replayer
-    from tapewatch.probe.channel import EventChannel
+    from tapewatch.probe.core.channel import EventChannel
 
     ratios = []
     print("%-26s %6s %10s %11s %12s %7s" % ("example", "form", "elements", "minimum [s]", "harness [s]", "ratio"))

@@ -20,7 +20,7 @@ import sys
 from typing import List, Optional, Sequence
 
 from .model import Finding
-from .probe import fact_cache
+from .probe.core import fact_cache
 
 KIND = "lint"
 _engine: Optional[str] = None

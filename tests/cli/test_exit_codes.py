@@ -107,7 +107,7 @@ def test_the_worst_of_parallel_runs(tmp_path):
 @pytest.mark.internal_error
 def test_an_internal_error_is_2_even_when_the_run_found_nothing(tmp_path):
     script = tmp_path / "broken_probe.py"
-    script.write_text("from tapewatch.probe.tracker import Tracker\n\n\ndef broken(*args, **kwargs):\n"
+    script.write_text("from tapewatch.probe.core.tracker import Tracker\n\n\ndef broken(*args, **kwargs):\n"
                       "    raise RuntimeError('provoked')\n\n\nTracker.on_launch = broken\n" + TAPED)
     proc = tapewatch("check", script, "--format", "json", "--no-evidence", "--no-check-launches")
     assert "TW910" in codes(proc) and doc(proc)["incomplete"] is True

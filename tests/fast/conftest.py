@@ -20,7 +20,7 @@ HERE = Path(__file__).resolve().parent
 
 class InProcessProbe:
     def __init__(self):
-        from tapewatch.probe import startup
+        from tapewatch.probe.core import startup
 
         self.events: list = []
         wp = startup.import_warp(self.emit)
@@ -62,5 +62,5 @@ def probe():
     # A graph an earlier test captured and never launched is that test's, not counted at this one's exit.
     checks.replays.at_exit()
     checks.launches.skipped.clear()
-    _PROBE.probe.registry.not_measured.clear()
+    _PROBE.probe.core.registry.not_measured.clear()
     return _PROBE

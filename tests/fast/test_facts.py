@@ -27,7 +27,7 @@ def _line() -> int:
 
 
 def test_a_gradients_lifecycle_is_one_record(probe):
-    from tapewatch.probe import facts
+    from tapewatch.probe.core import facts
 
     x = wp.array(np.arange(1, 5, dtype=np.float32), requires_grad=True); allocated = _line()
     y = wp.zeros(4, requires_grad=True)
@@ -53,7 +53,7 @@ def test_a_gradients_lifecycle_is_one_record(probe):
 
 
 def test_a_sensors_record_per_tape_lives_in_the_sensor():
-    from tapewatch.probe.sensor import PerTape
+    from tapewatch.probe.core.sensor import PerTape
 
     class State:
         pass
@@ -70,7 +70,7 @@ def test_a_sensors_record_per_tape_lives_in_the_sensor():
 
 
 def test_a_kernel_made_by_a_factory_knows_where(probe):
-    from tapewatch.probe import facts
+    from tapewatch.probe.core import facts
 
     def make():
         def scale(x: wp.array(dtype=float)):

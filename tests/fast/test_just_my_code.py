@@ -6,7 +6,7 @@ import ast
 import os
 
 from tapewatch import installed
-from tapewatch.probe import frames
+from tapewatch.probe.core import frames
 
 
 def _install_location(root, package="mylib"):

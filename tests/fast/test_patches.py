@@ -15,7 +15,7 @@ def double(x: wp.array(dtype=float), y: wp.array(dtype=float)):
 
 
 def test_the_program_sees_its_own_tracker_setting(probe):
-    from tapewatch.probe import patches
+    from tapewatch.probe.core import patches
 
     assert wp.config.verify_autograd_array_access is False  # Warp's default: the program never set it
     wp.config.verify_autograd_array_access = True
@@ -62,7 +62,7 @@ def test_a_launch_records_the_programs_frame(probe):
 
 
 def test_the_probes_own_copies_are_not_the_programs(probe, monkeypatch):
-    tracker = probe.probe.tracker
+    tracker = probe.probe.core.tracker
     seen = []
     monkeypatch.setattr(tracker, "on_copy", lambda dest, src: seen.append("copy"))
     monkeypatch.setattr(tracker, "on_numpy", lambda arr: seen.append("numpy"))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from tapewatch import codes
-from tapewatch.probe.backward_checks import BackwardChecks
-from tapewatch.probe.sensor import Sensor, SensorBus
-from tapewatch.probe.startup import sensor_classes
+from tapewatch.probe.backward.backward_checks import BackwardChecks
+from tapewatch.probe.core.sensor import Sensor, SensorBus
+from tapewatch.probe.core.startup import sensor_classes
 
 HOOKS = [name for name, value in vars(Sensor).items() if callable(value) and not name.startswith("_")]
 

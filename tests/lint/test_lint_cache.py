@@ -9,7 +9,7 @@ import pytest
 
 import tapewatch.lint
 from tapewatch import lint_cache
-from tapewatch.probe import fact_cache
+from tapewatch.probe.core import fact_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from tapewatch.probe import fact_cache, warp_seams
+from tapewatch.probe.core import fact_cache, warp_seams
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from tapewatch.probe import frames
-from tapewatch.probe.sites import FrameSnap, def_location
+from tapewatch.probe.core import frames
+from tapewatch.probe.core.sites import FrameSnap, def_location
 
 
 def here():

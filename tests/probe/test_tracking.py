@@ -175,7 +175,7 @@ def test_injected_labels_round_trip_as_plain_data():
 
 def test_arrays_rewritten_before_read_are_part_of_the_kernel_facts():
     """Truncation asks which arrays a launch stores before reading: computed once per kernel."""
-    from tapewatch.probe.kernel_access import analyze_source
+    from tapewatch.probe.core.kernel_access import analyze_source
 
     access = analyze_source(textwrap.dedent("""\
         def k(x: wp.array(dtype=float), y: wp.array(dtype=float), z: wp.array(dtype=float)):
@@ -214,8 +214,8 @@ def test_component_stores_and_nested_kernels(tmp_path, python):
 
 
 def test_pending_tapes_are_bounded():
-    from tapewatch.probe.registry import FindingRegistry
-    from tapewatch.probe.tracker import MAX_PENDING_TAPES, Tracker
+    from tapewatch.probe.core.registry import FindingRegistry
+    from tapewatch.probe.core.tracker import MAX_PENDING_TAPES, Tracker
 
     class Tape:
         pass
@@ -234,10 +234,10 @@ def test_a_launchs_readers_follow_every_recorded_read_and_reset():
     # a read recorded since, or the reads forgotten, must be seen at once.
     import warp as wp
 
-    from tapewatch.probe.registry import FindingRegistry
-    from tapewatch.probe.sites import Site
-    from tapewatch.probe.records import Access, LaunchRecord, TapeState
-    from tapewatch.probe.tracker import Tracker
+    from tapewatch.probe.core.registry import FindingRegistry
+    from tapewatch.probe.core.sites import Site
+    from tapewatch.probe.core.records import Access, LaunchRecord, TapeState
+    from tapewatch.probe.core.tracker import Tracker
 
     class Tape:
         pass
@@ -361,7 +361,7 @@ def test_warps_codegen_warnings_for_kernels_off_the_tape_are_information(tmp_pat
 def test_accumulations_after_a_read_are_kept_with_whether_the_adjoint_needs_the_read():
     """``+=`` and atomics need no old value; after a read of the same array they matter exactly when the
     adjoint uses what was read (the backward pass replays the forward code on the updated array)."""
-    from tapewatch.probe.kernel_access import analyze_source
+    from tapewatch.probe.core.kernel_access import analyze_source
 
     access = analyze_source(textwrap.dedent("""\
         def k(a: wp.array(dtype=float), b: wp.array(dtype=float), c: wp.array(dtype=float),
@@ -439,7 +439,7 @@ def test_a_thread_writing_ahead_of_its_reads_in_an_ascending_loop_overwrites_not
     """``trans[i, s + 1] = trans[i, s] * a`` in ``for s in range(n)``: each element is stored before the
     iteration that reads it. Writing behind (``x[i, s] = x[i, s + 1]``), a descending loop, a shared
     row or a reassigned loop variable can overwrite what was read."""
-    from tapewatch.probe.kernel_access import analyze_source
+    from tapewatch.probe.core.kernel_access import analyze_source
 
     def apart(body, header="for s in range(n):"):
         source = "def k(x: wp.array2d(dtype=float), n: int):\n    i = wp.tid()\n    %s\n%s" % (
@@ -498,7 +498,7 @@ def test_a_window_of_fixed_bounds_before_the_written_element_is_apart():
     """``x[t - 1 - s]`` for ``s`` in ``range(7)`` reads days t-7..t-1 and ``x[t]`` is written: no element read
     is overwritten, inside the launch or by a later step; a window reaching ``x[t]`` (``x[t - s]`` from
     ``s = 0``), a runtime bound or a reassigned loop variable can."""
-    from tapewatch.probe.kernel_access import analyze_source, launch_elements, patterns_apart
+    from tapewatch.probe.core.kernel_access import analyze_source, launch_elements, patterns_apart
 
     def facts(loop, read, extra=""):
         source = ("def k(x: wp.array(dtype=float), w: wp.array(dtype=float), t: int, n: int):\n"
@@ -518,7 +518,7 @@ def test_a_window_of_fixed_bounds_before_the_written_element_is_apart():
 
 def test_an_in_place_product_by_a_compile_time_number_is_marked():
     """``obs[i] *= 0.01`` needs no old value for any adjoint (the factor has none); ``*= w[i]`` does."""
-    from tapewatch.probe.kernel_access import analyze_source
+    from tapewatch.probe.core.kernel_access import analyze_source
 
     access = analyze_source(textwrap.dedent("""\
         def k(obs: wp.array(dtype=float), w: wp.array(dtype=float)):

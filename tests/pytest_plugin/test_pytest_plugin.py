@@ -231,7 +231,7 @@ def test_an_internal_error_is_a_visible_warning(pytester):
         import warp as wp
 
         from kernels import arrays, square, total
-        from tapewatch.probe.tracker import Tracker
+        from tapewatch.probe.core.tracker import Tracker
 
 
         def test_probe_breaks(monkeypatch):

@@ -23,8 +23,8 @@ import threading
 import time
 
 from .. import codes
-from . import frames, outcomes, startup
-from .channel import EventChannel
+from .core import frames, outcomes, startup
+from .core.channel import EventChannel
 
 # Exit statuses of the probe itself when the script could not start (the
 # runner reads the events; these only make a bare run understandable).

@@ -113,7 +113,7 @@ class TapewatchSession:
 
     # ------------------------------------------------------------ the probe
     def start(self) -> None:
-        from ..probe import startup  # noqa: PLC0415
+        from ..probe.core import startup  # noqa: PLC0415
 
         wp = startup.import_warp(self.emit)
         if wp is None:
@@ -122,7 +122,7 @@ class TapewatchSession:
         startup.track(wp)
         # Tape graphs are for the editor's panel: not captured here.
         self.probe = startup.install(wp, self.emit, graph=False)
-        self._outside.registry = self.probe.registry
+        self._outside.registry = self.probe.core.registry
         self.warp_version = wp.config.version
 
     def emit(self, event: str, **fields) -> None:
@@ -154,8 +154,8 @@ class TapewatchSession:
         return is_installed(real) and not any(real.startswith(d + os.sep) for d in self._test_dirs)
 
     def _begin(self, item) -> None:
-        from ..probe import frames  # noqa: PLC0415
-        from ..probe.registry import FindingRegistry  # noqa: PLC0415
+        from ..probe.core import frames  # noqa: PLC0415
+        from ..probe.core.registry import FindingRegistry  # noqa: PLC0415
 
         path = getattr(item, "path", None) or getattr(item, "fspath", None)
         if path is not None:
@@ -166,10 +166,10 @@ class TapewatchSession:
         registry = FindingRegistry(self.emit)
         with self._lock:
             self._scope = _Scope(item.nodeid, registry)
-        self.probe.tracker.registry = registry
+        self.probe.core.tracker.registry = registry
 
     def _end(self) -> Optional[_Scope]:
-        self.probe.tracker.registry = self.probe.registry
+        self.probe.core.tracker.registry = self.probe.core.registry
         with self._lock:
             scope, self._scope = self._scope, None
         return scope

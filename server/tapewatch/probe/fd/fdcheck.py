@@ -18,8 +18,8 @@ from typing import List, Optional, Sequence
 
 from ... import codes
 from ...model import Finding, Location, Related
-from .. import warp_seams
-from ..channel import EventChannel
+from ..core import warp_seams
+from ..core.channel import EventChannel
 from . import judge
 from .replay import ParamSite, ReplayError, Replayer
 

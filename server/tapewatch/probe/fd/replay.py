@@ -28,7 +28,7 @@ import sys
 import threading
 from typing import Any, Dict, List, Optional, Sequence, Set
 
-from .. import frames, patches
+from ..core import frames, patches
 
 
 class StopReplay(BaseException):
@@ -212,7 +212,7 @@ class Replayer:
         self._run.backward_calls += 1
 
     def _seeded_outputs(self, tape) -> list:
-        from .. import warp_seams  # noqa: PLC0415
+        from ..core import warp_seams  # noqa: PLC0415
 
         out, seen = [], set()
         for item in warp_seams.tape_launches(tape):

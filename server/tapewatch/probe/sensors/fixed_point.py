@@ -1,0 +1,222 @@
+"""TW208 (hint): a taped iteration stopped while its iterates were still moving.
+
+A solver run for a fixed number of iterations on the tape (Jacobi,
+Gauss-Seidel, a relaxation) differentiates the *truncated* map x_n(θ), not
+the equilibrium x*(θ) the model means.  For a contraction with rate r the
+two gradients differ by about r^n, and the change of the last iterate
+relative to the first is about r^n too: that ratio is measured here.
+Finite differences of the program agree with its tape (both see the
+truncated map), so an FD check can never reveal this; only the iterates can.
+
+Seen at run time as a chain: the same kernel launched again and again on
+one tape, each launch reading the array the previous one wrote (fresh
+arrays or a ping-pong pair), with the change between consecutive outputs
+shrinking (a contraction: a simulation's steps do not shrink steadily, and a
+kernel that takes or uses a time step, ``dt``, or is named for one,
+``step``/``integrate``/``advect``..., is taken for a simulation, not a
+solver).  Reported when the chain ran at least ``MIN_STEPS``
+times, contracted, and the last change is still more than ``STILL_MOVING``
+of the first.  The values are read on the host (free on the CPU, a copy on
+a GPU), only for arrays up to ``MAX_ELEMENTS``, and only at some steps: every
+one of the first ``DENSE`` and then at powers of two, plus the last before
+``backward()`` (a pressure solve of 50 Jacobi sweeps per frame is measured
+about 10 times, not 50: each measurement is two host copies).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional
+
+from ... import codes
+from ...model import Finding, Related
+from ..core import related as rel, warp_seams
+from ..core.records import differentiable
+from ..core.sensor import PerTape, Sensor
+
+MIN_STEPS = 5  # launches in the chain
+STILL_MOVING = 1e-2  # last change / first change above which the gradient error is > ~1%
+CONTRACTING = 0.5  # the last change must be below this fraction of the first ...
+STEADY = 0.8  # ... and this share of the successive changes must shrink
+NOISE = 1e-6  # changes below this fraction of the iterate's size are rounding, not movement
+MAX_ELEMENTS = 1 << 20
+DENSE = 4  # steps measured one by one before the measurements thin out to powers of two
+
+
+def _sampled(step: int) -> bool:
+    """Is the change made by the ``step``-th launch of a chain (1-based) measured as the chain goes?"""
+    return step <= DENSE or step & (step - 1) == 0
+
+
+class Chain:
+    __slots__ = ("kernel", "record", "count", "prev", "last", "deltas", "steps", "scale", "broken")
+
+    def __init__(self, kernel, record, out):
+        self.kernel = kernel
+        self.record = record  # the first launch: where the loop's launch line is
+        self.count = 1
+        self.prev = None  # the output before the last one
+        self.last = out
+        self.deltas: List[float] = []
+        self.steps: List[int] = []  # which change each delta measured (1: the second launch's)
+        self.scale = 0.0
+        self.broken = False  # something else wrote ``prev``: its values are not an iterate any more
+
+
+class _Chains:
+    """A tape's chains, indexed by their last and previous iterate (by identity)."""
+
+    def __init__(self) -> None:
+        self.all: List[Chain] = []
+        self.by_last: Dict[int, Chain] = {}
+        self.by_prev: Dict[int, Chain] = {}
+
+    def start(self, chain: Chain) -> None:
+        self.all.append(chain)
+        self.by_last[id(chain.last)] = chain
+
+    def advance(self, chain: Chain, out) -> None:
+        for index, arr in ((self.by_last, chain.last), (self.by_prev, chain.prev)):
+            if arr is not None and index.get(id(arr)) is chain:
+                del index[id(arr)]
+        chain.prev, chain.last, chain.count, chain.broken = chain.last, out, chain.count + 1, False
+        self.by_prev[id(chain.prev)] = chain
+        self.by_last[id(out)] = chain
+
+
+class FixedPoint(Sensor):
+    CODES = ("TW208",)
+
+    def __init__(self, tracker):
+        self.tracker = tracker
+        self._chains: PerTape[_Chains] = PerTape(_Chains)
+
+    def on_launch(self, state, record) -> None:
+        chains = self._chains.of(state)
+        reads = [a for a in record.accesses if a.read and differentiable(a.array)]
+        writes = [a for a in record.accesses if a.write and differentiable(a.array)]
+        # Looked up by the arrays a launch touches, not by scanning every chain: a script with
+        # thousands of unrelated same-shape launches must not pay for each one at every launch.
+        continued = None
+        for a in reads:
+            chain = chains.by_last.get(id(a.array))
+            if chain is not None and chain.kernel is record.kernel:
+                continued = chain
+        for a in writes:
+            chain = chains.by_prev.get(id(a.array))
+            if chain is not None and chain is not continued:
+                chain.broken = True  # another launch overwrote the previous iterate
+        if continued is not None:
+            chain = continued
+            out = next((a.array for a in writes if _alike(a.array, chain.last) and a.array is not chain.last), None)
+            if out is None:
+                return
+            if chain.prev is not None and not chain.broken and _sampled(chain.count - 1):
+                self._measure(chain)
+            chains.advance(chain, out)
+            return
+        if _time_stepper(record.kernel):
+            return  # a simulation's steps settle too; they are not a truncated solve
+        for w in writes:
+            if any(_alike(r.array, w.array) and r.array is not w.array for r in reads):
+                chains.start(Chain(record.kernel, record, w.array))
+                return
+
+    def before_backward(self, tape, state, site=None, args=(), kwargs=None) -> None:
+        chains = self._chains.take(state)
+        for chain in chains.all if chains is not None else ():
+            # The last change (measured at no launch: none came after it) is always measured.
+            if chain.prev is not None and not chain.broken:
+                self._measure(chain)
+            if chain.count >= MIN_STEPS and _still_moving(chain):
+                self._report(chain)
+
+    def _measure(self, chain: Chain) -> None:
+        delta = self.tracker.registry.attempt("measuring an iteration's change",
+                                              lambda: _max_change(chain.last, chain.prev))
+        if delta is not None:
+            chain.deltas.append(delta[0])
+            chain.steps.append(chain.count - 1)
+            chain.scale = delta[1]
+
+    def _report(self, chain: Chain) -> None:
+        registry = self.tracker.registry
+        record = chain.record
+        key = ("TW208", record.site.key(), record.kernel_name)
+        if registry.bump(key):
+            return
+        first, last = chain.deltas[0], chain.deltas[-1]
+        rate = (last / first) ** (1.0 / max(chain.steps[-1] - chain.steps[0], 1))
+
+        def build() -> Finding:
+            message = ("`%s` was applied %d times in a row on this tape, each launch reading the previous one's "
+                       "output, and its iterates were still moving at the last one: the last step changed them by "
+                       "%.3g, %.2g%% of the first measured step's %.3g (each step shrinks the change by about "
+                       "%.2f×). If this is an iterative solve, the gradient is that of the %d-step truncated "
+                       "iteration, not of the converged solution, and the slower the convergence the larger the "
+                       "gap; finite differences of this program agree with its tape, so an FD check cannot reveal "
+                       "it. Iterate until the change is negligible (and compare the gradient), or differentiate the "
+                       "fixed point implicitly."
+                       % (record.kernel_name, chain.count, last, 100.0 * last / first, first, rate, chain.count))
+            launch = record.location()
+            # The loop that repeats the step is where the iteration count is decided: the line to change.
+            loop = registry.attempt("finding the loop that repeats a step", lambda: rel.enclosing_loop(record.site))
+            related = [Related(launch, "`%s` launched here, once per iteration" % record.kernel_name, "launch")] \
+                if loop is not None and launch is not None else []
+            return Finding(code="TW208", message=message, location=loop or launch, related=related,
+                           severity=codes.severity("TW208"),
+                           data={"kernel": record.kernel_name, "steps": chain.count, "first_change": first,
+                                 "last_change": last, "ratio": last / first, "launch": record.index})
+
+        registry.report(key, build, launches=[record.index])
+
+
+_TIME_STEP = re.compile(r"\b(dt|d_t|delta_t|time_?step|sim_dt|frame_dt|substep_dt|step_size)\b", re.I)
+_SIMULATION = re.compile(r"step|integrat|simulat|advance|advect|euler|verlet|rollout|dynamics|physics", re.I)
+# A step of a solver, by name (``power_step``, ``jacobi_step``, ``relax_sweep``): a step, but not of time.
+_SOLVER = re.compile(r"power|jacobi|gauss|seidel|sweep|relax|iterat|solve|fixed|newton|picard|pagerank|contract",
+                     re.I)
+
+
+def _time_stepper(kernel) -> bool:
+    """A kernel that takes or uses a time step (``dt``, ``DT``...), or is named for one, integrates a
+    simulation: its steps settle too, and that is not a truncated solve."""
+    try:
+        name = kernel.key or ""
+        if _SIMULATION.search(name) and not _SOLVER.search(name):
+            return True
+        if any(_TIME_STEP.fullmatch(p.label) for p in warp_seams.kernel_params(kernel)):
+            return True
+        return bool(_TIME_STEP.search(warp_seams.kernel_source(kernel) or ""))
+    except Exception:
+        return False
+
+
+def _alike(a, b) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype and a.device == b.device
+
+
+def _still_moving(chain: Chain) -> bool:
+    deltas = chain.deltas
+    if len(deltas) < MIN_STEPS - 2 or deltas[0] <= 0.0:
+        return False
+    first, last = deltas[0], deltas[-1]
+    shrinking = sum(1 for a, b in zip(deltas, deltas[1:]) if b <= a) / (len(deltas) - 1)
+    return (last <= CONTRACTING * first and shrinking >= STEADY and last > STILL_MOVING * first
+            and last > NOISE * max(chain.scale, 1e-30))
+
+
+def _max_change(new, old) -> Optional[tuple]:
+    """(max |new - old|, max |new|) on the host; None for arrays too large to read."""
+    import numpy as np  # noqa: PLC0415
+
+    if new.size > MAX_ELEMENTS or not new.is_contiguous or not old.is_contiguous:
+        return None
+    a = warp_seams.host_values(new)
+    b = warp_seams.host_values(old)
+    with np.errstate(all="ignore"):
+        # In the arrays' own precision (two passes, no float64 copies); a NaN or Inf anywhere shows in a max.
+        change, size = float(np.max(np.abs(a - b))), float(np.max(np.abs(a)))
+    if not (np.isfinite(change) and np.isfinite(size)):
+        return None
+    return change, size
