@@ -73,5 +73,5 @@ def test_importing_tapewatch_keeps_its_bytecode(tmp_path):
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(tmp_path))
     subprocess.run([sys.executable, "-c", "import tapewatch.probe.core.tracker"], env=env, check=True, cwd=tmp_path)
     tag = sys.implementation.cache_tag
-    assert (copy / "probe" / "__pycache__" / ("tracker.%s.pyc" % tag)).is_file()
+    assert (copy / "probe" / "core" / "__pycache__" / ("tracker.%s.pyc" % tag)).is_file()
     assert (copy / "lsp" / "__pycache__" / ("server.%s.pyc" % tag)).is_file()

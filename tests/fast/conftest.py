@@ -62,5 +62,5 @@ def probe():
     # A graph an earlier test captured and never launched is that test's, not counted at this one's exit.
     checks.replays.at_exit()
     checks.launches.skipped.clear()
-    _PROBE.probe.core.registry.not_measured.clear()
+    _PROBE.probe.registry.not_measured.clear()
     return _PROBE

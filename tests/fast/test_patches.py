@@ -62,7 +62,7 @@ def test_a_launch_records_the_programs_frame(probe):
 
 
 def test_the_probes_own_copies_are_not_the_programs(probe, monkeypatch):
-    tracker = probe.probe.core.tracker
+    tracker = probe.probe.tracker
     seen = []
     monkeypatch.setattr(tracker, "on_copy", lambda dest, src: seen.append("copy"))
     monkeypatch.setattr(tracker, "on_numpy", lambda arr: seen.append("numpy"))

@@ -122,7 +122,7 @@ class TapewatchSession:
         startup.track(wp)
         # Tape graphs are for the editor's panel: not captured here.
         self.probe = startup.install(wp, self.emit, graph=False)
-        self._outside.registry = self.probe.core.registry
+        self._outside.registry = self.probe.registry
         self.warp_version = wp.config.version
 
     def emit(self, event: str, **fields) -> None:
@@ -166,10 +166,10 @@ class TapewatchSession:
         registry = FindingRegistry(self.emit)
         with self._lock:
             self._scope = _Scope(item.nodeid, registry)
-        self.probe.core.tracker.registry = registry
+        self.probe.tracker.registry = registry
 
     def _end(self) -> Optional[_Scope]:
-        self.probe.core.tracker.registry = self.probe.core.registry
+        self.probe.tracker.registry = self.probe.registry
         with self._lock:
             scope, self._scope = self._scope, None
         return scope
