@@ -13,7 +13,7 @@ import re
 from typing import Any, List, Optional, Tuple
 
 from ...model import Location, Related
-from ...warpsrc.source import file_tree
+from ...warpsrc.source import dotted, file_tree
 from . import facts, frames, warp_seams
 from .sites import Site, def_location
 
@@ -124,7 +124,8 @@ def rebinding(what: str, other: str, sites) -> Optional[Tuple[Location, str]]:
 
     - Two entries of one container: ``states[0] = states[-1]`` (``states[f + 1]`` and ``states[f]``), or
       a list built with one array twice, ``acts = [x, buf_a, buf_b, buf_a, out]``.
-    - Two names: ``h_norm = h`` before a launch given ``h`` and ``h_norm``, in the launch's function."""
+    - Two names: ``h_norm = h`` (or ``t_down = self.temp``) before a launch given both, in the launch's
+      function."""
     if not what or not other or what == other:
         return None
     container = _container(what)
@@ -132,13 +133,32 @@ def rebinding(what: str, other: str, sites) -> Optional[Tuple[Location, str]]:
         # (the container as the statement spells it: ``self.states`` for ``states`` taken from it)
         last = container.rsplit(".", 1)[-1]
         return _find(sites, lambda kind, key: kind == "container" and (key == container or key.rsplit(".", 1)[-1] == last))
-    if what.isidentifier() and other.isidentifier():
+    if (what.isidentifier() or _DOTTED.fullmatch(what)) and (other.isidentifier() or _DOTTED.fullmatch(other)):
         pair = {(what, other), (other, what)}
+
+        def same_attribute(a: str, b: str) -> bool:
+            # ``self.temp`` in the method is ``chan.temp`` where the reader's frame names the object
+            return "." in a and "." in b and a.rsplit(".", 1)[-1] == b.rsplit(".", 1)[-1]
+
+        def aliases(kind, key) -> bool:
+            return kind == "names" and (key in pair or any(key[0] == x and same_attribute(key[1], y)
+                                                           for x, y in pair))
+
         for site in sites:
-            found = _before_in_function(site, lambda kind, key: kind == "names" and key in pair)
+            found = _before_in_function(site, aliases)
             if found is not None:
                 return found
     return None
+
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+def _dotted_name(node: ast.expr) -> bool:
+    """``self.temp``, ``model.state.q``: attributes of a name, nothing called or indexed."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def pool_pick(what: str, site) -> Optional[Tuple[Location, str]]:
@@ -269,14 +289,16 @@ def _rings_in(path: str, module_globals) -> list:
     tree = file_tree(path, module_globals)
     if tree is None:
         return []
-    sizes = {ast.unparse(n.slice.right) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
+    # Host code only: a kernel's ``u[(i + 1) % NX]`` wraps a periodic grid, it picks no buffer.
+    host = list(_host_nodes(tree))
+    sizes = {ast.unparse(n.slice.right) for n in host if isinstance(n, ast.Subscript)
              and isinstance(n.slice, ast.BinOp) and isinstance(n.slice.op, ast.Mod)}
     # ``a, b = t % RING, (t + 1) % RING`` then ``pos[a]``: a modulus that also sizes a list of buffers
     # (``[wp.zeros(...) for _ in range(RING)]``, ``[...] * RING``), not any ``t % PRINT_EVERY``.
-    moduli = {ast.unparse(n.right) for n in ast.walk(tree) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod)}
-    lengths = {ast.unparse(n.args[0]) for n in ast.walk(tree) if isinstance(n, ast.Call)
+    moduli = {ast.unparse(n.right) for n in host if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod)}
+    lengths = {ast.unparse(n.args[0]) for n in host if isinstance(n, ast.Call)
                and isinstance(n.func, ast.Name) and n.func.id == "range" and len(n.args) == 1}
-    lengths |= {ast.unparse(n.right) for n in ast.walk(tree) if isinstance(n, ast.BinOp)
+    lengths |= {ast.unparse(n.right) for n in host if isinstance(n, ast.BinOp)
                 and isinstance(n.op, ast.Mult) and isinstance(n.left, ast.List)}
     sizes |= moduli & lengths
     out = []
@@ -287,6 +309,22 @@ def _rings_in(path: str, module_globals) -> list:
             if name in sizes:
                 out.append((Location(path, node.lineno, node.col_offset + 1), name, node.value.value))
     return out
+
+
+_DEVICE_DECORATORS = ("kernel", "func", "func_grad", "func_replay", "func_native")
+
+
+def _host_nodes(tree: ast.AST):
+    """Every node outside Warp kernels and functions (``@wp.kernel``, ``@wp.func``...)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef) and any(
+                (dotted(d.func if isinstance(d, ast.Call) else d) or "").rsplit(".", 1)[-1] in _DEVICE_DECORATORS
+                for d in node.decorator_list):
+            continue
+        yield node
+        todo.extend(ast.iter_child_nodes(node))
 
 
 _LAST_LINES: dict = {}  # code object -> its last line (a module's code spans thousands)
@@ -488,6 +526,9 @@ def _rebindings_in(path: str, module_globals) -> list:
                 continue
             if entry is not None:
                 known.append(entry + _located(path, node, source))
+            if isinstance(target, ast.Name) and isinstance(value, ast.Attribute) and _dotted_name(value):
+                # ``t_down = self.temp``: two names for the one array, as ``x_out = x`` makes
+                known.append(("names", (target.id, ast.unparse(value))) + _located(path, node, source))
         known.sort(key=lambda entry: (entry[2].line, entry[2].column))
         if len(_REBINDINGS) >= MAX_REBINDING_FILES:
             _REBINDINGS.clear()

@@ -266,12 +266,14 @@ def _used_after(scope: ast.AST, assign: ast.Assign) -> bool:
                and (n.lineno, n.col_offset) > (assign.end_lineno or assign.lineno, 0) for n in ast.walk(scope))
 
 
-def seed_assignment(tree: ast.AST, call: Optional[ast.Call], path: str) -> Optional[Location]:
+def seed_assignment(tree: ast.AST, call: Optional[ast.Call], path: str, values: str) -> Optional[Location]:
     """Where the seed a call passes was computed, when that is a statement of its own: ``seed = 2 * r / n``
     then ``tape.backward(grads={out: wp.array(seed)})`` or ``out.grad.assign(seed)``.  The seed's one local
-    name, assigned once before the call in the call's function from NumPy arithmetic on the host (not a
-    host copy of a Warp array, not a Warp call) and read nowhere else; None where the seed is spelled in
-    the call itself."""
+    name, assigned once before the call in the call's function from NumPy arithmetic on the output's host
+    values (spelled ``values``: ``seed = 2 * (y_np - obs) / n``; not a host copy itself, not a Warp call)
+    and read nowhere else.  None where the seed is spelled in the call itself, or is the derivative with
+    respect to an intermediate of the loss (``seed = 2 * r / n`` with ``r = np.log(c) - ...``): there the
+    chain rule's factor is missing, and the call that passes the seed is where it goes."""
     if call is None:
         return None
     seed: Optional[ast.expr] = None
@@ -303,6 +305,8 @@ def seed_assignment(tree: ast.AST, call: Optional[ast.Call], path: str) -> Optio
     if any(isinstance(n, ast.Name) and n.id == only and isinstance(n.ctx, ast.Load) and not first <= n.lineno <= last
            for n in ast.walk(scope)):
         return None  # also read elsewhere (``r`` of the loss, scaled into the seed): not the seed's own statement
+    if not any(isinstance(n, ast.Name) and n.id == values for n in ast.walk(node.value)):
+        return None
     calls = [dotted(c.func) or "" for c in ast.walk(node.value) if isinstance(c, ast.Call)]
     if any(c.endswith("numpy") or c.split(".", 1)[0] in ("wp", "warp") for c in calls):
         return None  # a host copy or a Warp array: the seed's arithmetic is in the call

@@ -164,10 +164,11 @@ class Seeding(Sensor):
                      {"kind": "host-loss", "array": name, "loss": loss.target, "ratio": mismatch.ratio},
                      Related(loss.location, "the loss `%s` the program computes on the host" % loss.target,
                              "objective"),
-                     seed_site, backward_site, at=self._seed_statement(seed_site))
+                     seed_site, backward_site, at=self._seed_statement(seed_site, loss.variable))
 
-    def _seed_statement(self, seed_site: Site):
-        """The statement that computes the seed, when the seeding call only passes it on."""
+    def _seed_statement(self, seed_site: Site, values: str):
+        """The statement that computes the seed from the output's host values (``values``), when the seeding
+        call only passes it on."""
         snap = seed_site.primary
         if snap is None:
             return None
@@ -175,7 +176,8 @@ class Seeding(Sensor):
         def find():
             tree = file_tree(snap.f_code.co_filename, snap.f_globals)
             call = frames.call_at(snap, ("backward", "assign", "fill_"))
-            return host_loss.seed_assignment(tree, call, snap.f_code.co_filename) if tree is not None else None
+            return host_loss.seed_assignment(tree, call, snap.f_code.co_filename, values) \
+                if tree is not None else None
 
         return self.tracker.registry.attempt("finding the seed's statement", find)
 

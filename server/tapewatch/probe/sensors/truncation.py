@@ -783,6 +783,8 @@ def _gradient_read(arr) -> bool:
 
 
 def _records_functions(tape) -> bool:
-    """The tape holds ``record_func`` entries: forward steps kept off it may have their adjoint there
-    (Warp's custom-backward pattern), so an untaped step is not a truncation by itself."""
-    return any(item.func is not None for item in warp_seams.tape_items(tape))
+    """The tape holds the program's own ``record_func`` entries: forward steps kept off it may have their
+    adjoint there (Warp's custom-backward pattern), so an untaped step is not a truncation by itself.
+    (Warp records ``wp.copy``'s adjoint that way too: that one gives no host step an adjoint.)"""
+    return any(item.func is not None and not warp_seams.warps_own_function(item.func)
+               for item in warp_seams.tape_items(tape))
