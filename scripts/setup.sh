@@ -17,8 +17,9 @@ ALL=0
 stamp_ok() {  # stamp_ok NAME INPUT... : true when NAME's stamp matches the inputs
   local name=$1; shift
   local want; want=$(cat "$@" 2>/dev/null | sha256sum | cut -c1-16)
+  echo "$want" > ".cache/$name.want"  # (also when a step reruns for another reason: stamp_done finds it)
   [ -f ".cache/$name.stamp" ] && [ "$(cat ".cache/$name.stamp")" = "$want" ] && return 0
-  echo "$want" > ".cache/$name.want"; return 1
+  return 1
 }
 stamp_done() { mv ".cache/$1.want" ".cache/$1.stamp"; }
 mkdir -p .cache
@@ -38,7 +39,7 @@ if [ "$ALL" = 1 ]; then
     .venv-warp114/bin/python -m pip install -q "warp-lang==1.14.0" numpy >&2
     stamp_done venv-warp114
   fi
-  if [ -f package-lock.json ] && { ! stamp_ok npm package-lock.json || [ ! -d node_modules ]; }; then
+  if [ -f package-lock.json ] && { ! stamp_ok npm package-lock.json || [ ! -x node_modules/.bin/esbuild ]; }; then
     echo "setup: npm ci" >&2
     npm ci --no-audit --no-fund >&2
     stamp_done npm
