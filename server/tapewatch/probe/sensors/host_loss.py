@@ -269,11 +269,12 @@ def _used_after(scope: ast.AST, assign: ast.Assign) -> bool:
 def seed_assignment(tree: ast.AST, call: Optional[ast.Call], path: str, values: str) -> Optional[Location]:
     """Where the seed a call passes was computed, when that is a statement of its own: ``seed = 2 * r / n``
     then ``tape.backward(grads={out: wp.array(seed)})`` or ``out.grad.assign(seed)``.  The seed's one local
-    name, assigned once before the call in the call's function from NumPy arithmetic on the output's host
-    values (spelled ``values``: ``seed = 2 * (y_np - obs) / n``; not a host copy itself, not a Warp call)
-    and read nowhere else.  None where the seed is spelled in the call itself, or is the derivative with
-    respect to an intermediate of the loss (``seed = 2 * r / n`` with ``r = np.log(c) - ...``): there the
-    chain rule's factor is missing, and the call that passes the seed is where it goes."""
+    name, assigned once before the call in the call's function, read nowhere else, and affine in the
+    output's host values (spelled ``values``: ``seed = 2 * (y_np - obs) / n``, ``adj = residual`` with
+    ``residual = OBS - y.numpy()``): that statement computes the wrong derivative.  None where the seed is
+    spelled in the call itself, or goes through a nonlinear intermediate of the loss (``seed = 2 * r / n``
+    with ``r = np.log(c) - ...``): there the chain rule's factor is missing, and the call that passes the
+    seed is where it goes."""
     if call is None:
         return None
     seed: Optional[ast.expr] = None
@@ -305,9 +306,54 @@ def seed_assignment(tree: ast.AST, call: Optional[ast.Call], path: str, values: 
     if any(isinstance(n, ast.Name) and n.id == only and isinstance(n.ctx, ast.Load) and not first <= n.lineno <= last
            for n in ast.walk(scope)):
         return None  # also read elsewhere (``r`` of the loss, scaled into the seed): not the seed's own statement
-    if not any(isinstance(n, ast.Name) and n.id == values for n in ast.walk(node.value)):
-        return None
     calls = [dotted(c.func) or "" for c in ast.walk(node.value) if isinstance(c, ast.Call)]
     if any(c.endswith("numpy") or c.split(".", 1)[0] in ("wp", "warp") for c in calls):
         return None  # a host copy or a Warp array: the seed's arithmetic is in the call
+    earlier = {name: nodes[-1].value for name, nodes in assigned.items() if nodes[-1].lineno < node.lineno}
+    if _affine_in(node.value, values, earlier, MAX_DEPTH) is not True:
+        return None
     return Location(path, node.lineno, node.col_offset + 1, node.end_lineno, (node.end_col_offset or 0) + 1)
+
+
+_PASS_THROUGH = frozenset({"astype", "reshape", "ravel", "flatten", "copy", "asarray", "array", "float64", "float32"})
+
+
+def _affine_in(expr: ast.expr, values: str, earlier: Dict[str, ast.expr], depth: int) -> Optional[bool]:
+    """Whether ``expr`` is an affine function of the output's host values (spelled ``values``), earlier
+    assignments followed ``depth`` deep: True (``2 * (y - obs) / n``, ``obs - y``), False (it depends on
+    them through anything else: ``np.log(y)``, ``y * y``), None (it does not depend on them)."""
+    if ast.unparse(expr) == values or (isinstance(expr, ast.Name) and expr.id == values):
+        return True
+    if isinstance(expr, ast.Name):
+        inner = earlier.get(expr.id)
+        if inner is None or depth <= 0:
+            return None
+        return _affine_in(inner, values, {k: v for k, v in earlier.items() if k != expr.id}, depth - 1)
+    if isinstance(expr, ast.Constant):
+        return None
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        return _affine_in(expr.operand, values, earlier, depth)
+    if isinstance(expr, ast.BinOp):
+        left = _affine_in(expr.left, values, earlier, depth)
+        right = _affine_in(expr.right, values, earlier, depth)
+        if left is False or right is False:
+            return False
+        if isinstance(expr.op, (ast.Add, ast.Sub)):
+            return left or right
+        if isinstance(expr.op, ast.Mult):
+            return False if left and right else (left or right)
+        if isinstance(expr.op, ast.Div):
+            return False if right else left
+        return False if left or right else None
+    if isinstance(expr, ast.Call):
+        name = (dotted(expr.func) or "").rsplit(".", 1)[-1]
+        parts = [_affine_in(a, values, earlier, depth) for a in expr.args]
+        if isinstance(expr.func, ast.Attribute) and name in _PASS_THROUGH:
+            parts.append(_affine_in(expr.func.value, values, earlier, depth))
+        if name in _PASS_THROUGH:
+            return False if False in parts else (True if True in parts else None)
+        return False if any(v is not None for v in parts) else None
+    if isinstance(expr, ast.Attribute):
+        return None if ast.unparse(expr.value) != values else True
+    return False if any(_affine_in(c, values, earlier, depth) for c in ast.iter_child_nodes(expr)
+                        if isinstance(c, ast.expr)) else None
