@@ -69,3 +69,7 @@ SINGULAR_DERIVATIVES = {
 }
 # Divisions as calls (the second argument is the divisor).
 DIVISIONS = ("div", "cw_div")
+
+# Decorators that make a function Warp device code (``@wp.kernel``, ``@wp.func``...): its body runs per thread,
+# not on the host.
+DEVICE_DECORATORS = frozenset({"kernel", "func", "func_grad", "func_replay", "func_native"})

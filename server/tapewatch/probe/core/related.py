@@ -14,6 +14,7 @@ from typing import Any, List, Optional, Tuple
 
 from ...model import Location, Related
 from ...warpsrc.source import dotted, file_tree
+from ...warpsrc.vocabulary import DEVICE_DECORATORS
 from . import facts, frames, warp_seams
 from .sites import Site, def_location
 
@@ -152,13 +153,6 @@ def rebinding(what: str, other: str, sites) -> Optional[Tuple[Location, str]]:
 
 
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
-
-
-def _dotted_name(node: ast.expr) -> bool:
-    """``self.temp``, ``model.state.q``: attributes of a name, nothing called or indexed."""
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return isinstance(node, ast.Name)
 
 
 def pool_pick(what: str, site) -> Optional[Tuple[Location, str]]:
@@ -311,16 +305,13 @@ def _rings_in(path: str, module_globals) -> list:
     return out
 
 
-_DEVICE_DECORATORS = ("kernel", "func", "func_grad", "func_replay", "func_native")
-
-
 def _host_nodes(tree: ast.AST):
     """Every node outside Warp kernels and functions (``@wp.kernel``, ``@wp.func``...)."""
     todo = [tree]
     while todo:
         node = todo.pop()
         if isinstance(node, ast.FunctionDef) and any(
-                (dotted(d.func if isinstance(d, ast.Call) else d) or "").rsplit(".", 1)[-1] in _DEVICE_DECORATORS
+                (dotted(d.func if isinstance(d, ast.Call) else d) or "").rsplit(".", 1)[-1] in DEVICE_DECORATORS
                 for d in node.decorator_list):
             continue
         yield node
@@ -526,7 +517,7 @@ def _rebindings_in(path: str, module_globals) -> list:
                 continue
             if entry is not None:
                 known.append(entry + _located(path, node, source))
-            if isinstance(target, ast.Name) and isinstance(value, ast.Attribute) and _dotted_name(value):
+            if isinstance(target, ast.Name) and isinstance(value, ast.Attribute) and dotted(value) is not None:
                 # ``t_down = self.temp``: two names for the one array, as ``x_out = x`` makes
                 known.append(("names", (target.id, ast.unparse(value))) + _located(path, node, source))
         known.sort(key=lambda entry: (entry[2].line, entry[2].column))

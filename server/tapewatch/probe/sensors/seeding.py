@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 
-from typing import Any, Dict, List, NamedTuple, Optional
+from typing import Any, Callable, Dict, List, NamedTuple, Optional
 
 from ... import codes
 from ...warpsrc.source import file_tree
@@ -110,21 +110,22 @@ class Seeding(Sensor):
                          seed_site, backward_site)
 
     def _report(self, arr, key: tuple, message: str, data: dict, objective: Related, seed_site: Site,
-                backward_site: Site, at=None) -> None:
-        """TW204 on the line that seeds (``at``: the statement that computes the seed it passes), with the
-        objective and the seeded backward() related."""
+                backward_site: Site, at: Optional[Callable[[], Any]] = None) -> None:
+        """TW204 on the line that seeds (``at()``: the statement that computes the seed it passes, looked for
+        once the finding is new), with the objective and the seeded backward() related."""
         registry = self.tracker.registry
         if registry.bump(key):
             return
         related = [objective]
         seeds = seed_site.location(("fill_", "assign", "backward"))
+        seed_statement = at() if at is not None else None
         back = backward_site.location((".backward", "backward"))
-        if at is not None and seeds is not None:
+        if seed_statement is not None and seeds is not None:
             related.append(Related(seeds, "the seed passed here", "seed"))
         if back is not None and seed_site is not backward_site:
             related.append(Related(back, "the backward() seeded here", "backward"))
         registry.report(key, Finding(
-            code="TW204", message=message, location=at or seeds,
+            code="TW204", message=message, location=seed_statement or seeds,
             severity=codes.severity("TW204"), related=related, data=data), arrays=[arr])
 
     def _check_host_loss(self, state, arr, seed, seed_site: Site, backward_site: Site) -> None:
@@ -164,7 +165,7 @@ class Seeding(Sensor):
                      {"kind": "host-loss", "array": name, "loss": loss.target, "ratio": mismatch.ratio},
                      Related(loss.location, "the loss `%s` the program computes on the host" % loss.target,
                              "objective"),
-                     seed_site, backward_site, at=self._seed_statement(seed_site, loss.variable))
+                     seed_site, backward_site, at=lambda: self._seed_statement(seed_site, loss.variable))
 
     def _seed_statement(self, seed_site: Site, values: str):
         """The statement that computes the seed from the output's host values (``values``), when the seeding
