@@ -57,8 +57,6 @@ class BackwardChecks:
 
     # ------------------------------------------------------------- entry points
     def before_backward(self, tape, args, kwargs) -> dict:
-        from ..sensors import overwrites  # noqa: PLC0415
-
         registry = self.tracker.registry
         site = Site.here()
         pending: dict = {"site": site}
@@ -73,8 +71,9 @@ class BackwardChecks:
                 registry.attempt("checking before backward() (%s)" % _named(hook.__self__),
                                  lambda: hook(tape, state, site, args, kwargs))
         if state is not None and state.pending_writes:
-            registry.attempt("reporting writes made before backward()",
-                             lambda: overwrites.report_pending_writes(self.tracker, state, site))
+            # Heard after every before_backward: a NumPy-view write is explained by a write still pending.
+            self.tracker.bus.tell(Sensor.on_pending_writes, "reporting writes made before backward()", state, site,
+                                  state.pending_writes)
             state.pending_writes = []
         records = self.records(tape)
         registry.attempt("checking kernels without adjoint",

@@ -148,13 +148,11 @@ class PendingWrite(NamedTuple):
     """A write made while the tape was not recording, reported at its backward()."""
 
     array: Any
-    entry: ReadEntry
     op: str  # "launch", "copy", "assign", "clone", "zero_", "fill_"
     site: Site
     kernel: Any  # for a launch
     args: list  # for a launch: its arguments (to name the array)
-    alias: bool
-    readers: tuple = ()  # every (reader, alias) of the array on the tape, for read_replay
+    readers: tuple  # every (reader, through an alias) of the array on the tape, most recent first
 
 
 class TapeState:

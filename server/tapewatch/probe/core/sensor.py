@@ -48,13 +48,22 @@ class Sensor:
         """``wp.copy(dest, src)`` outside any tape."""
 
     def on_taped_copy(self, state, dest, src) -> None:
-        """``wp.copy(dest, src)`` recorded on the tape of ``state``."""
+        """``wp.copy(dest, src)`` recorded on the tape of ``state`` is about to run."""
 
     def on_seed_write(self, arr) -> None:
         """``arr`` was written by a copy, ``zero_`` or ``fill_`` (a gradient seed, perhaps)."""
 
-    def on_refill(self, arr) -> None:
-        """``zero_``/``fill_`` of ``arr`` while a tape records."""
+    def on_refill(self, state, arr, method: str) -> None:
+        """``arr.zero_()``/``arr.fill_()`` (``method``) is about to run while the tape of ``state`` records."""
+
+    def on_pending_writes(self, state, backward_site, writes, during: str = "") -> None:
+        """Writes made outside the tape to what it read (``PendingWrite``), heard at its ``backward()``
+        (``backward_site``) after every ``before_backward``; ``during``: the ``record_func`` callback
+        that made them while ``backward()`` replayed the tape, heard at once."""
+
+    def on_warp_flag(self, state, record, arr) -> None:
+        """Warp's tracker flagged ``arr`` at the launch ``record`` and no finding of that launch
+        covered it (``Tracker.cover``): what Warp says is never lost."""
 
     # -- reads of values --------------------------------------------------------------------------
     def on_read(self, grad, how: str) -> None:

@@ -17,8 +17,8 @@ sees:
 - ``zero_()``/``fill_()``, copies without gradients, and writes made after
   recording but before ``backward()`` are checked too.
 
-The findings themselves are built in ``overwrites`` and ``grad_chain`` and
-reported through the registry.
+The tracker builds no finding: it publishes each event on the sensor bus
+(``sensor.py``), and the sensors (the overwrite engine first) report.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import facts, frames, warp_seams
 
-from ..sensors import overwrites
 from .kernel_access import kernel_access
 from ..sensors.read_replay import ReadReplay
 from .records import Access, LaunchRecord, PendingWrite, ReadEntry, TapeState
@@ -242,7 +241,8 @@ class Tracker:
             record = LaunchRecord(self._launch_counter, kernel, Site.here(), args, [], warp_seams.tape_length(tape) - 1)
         for arr in flagged:
             if id(arr) not in self._covered:
-                overwrites.report_warp_flag(self, state, record, arr)
+                self.bus.tell(Sensor.on_warp_flag, "reporting Warp's flag on `%s`" % record.kernel_name,
+                              state, record, arr)
 
     @property
     def warp_flagged(self) -> List[Any]:
@@ -340,11 +340,6 @@ class Tracker:
         # so a later write to the source is harmless (see overwrites.report_warp_flag).
         facts.array(src).copy_read = (state.number, state.generation, Site.here())
         self.bus.tell(Sensor.on_taped_copy, "checking a taped copy", state, dest, src)
-        readers = self.readers_of(state, dest)
-        if readers:
-            self.read_replay.before_write(state, dest)
-            overwrites.report_copy_overwrite(self, dest, src, *overwrites.pick_reader(readers),
-                                             state=state, readers=readers)
 
     def on_zero_or_fill(self, arr, method: str) -> None:
         if self.captures and method == "zero_":
@@ -370,15 +365,7 @@ class Tracker:
             self.on_untaped_write(arr, method)
             return
         state = self.tape_state(tape)
-        self.bus.tell(Sensor.on_refill, "following a zero_()/fill_()", arr)
-        readers = self.readers_of(state, arr)
-        if readers:
-            # Its old contents are discarded outside the tape: a launch that then accumulates into it starts
-            # a new version Warp's backward does not separate from the old one (overwrites, TW101).
-            facts.array(arr).reset_on = (state.number, state.generation, Site.here(), method)
-            self.read_replay.before_write(state, arr)
-            overwrites.report_zero_fill_overwrite(self, arr, method, *overwrites.pick_reader(readers),
-                                                  state=state, readers=readers)
+        self.bus.tell(Sensor.on_refill, "following a zero_()/fill_()", state, arr, method)
 
     def on_untaped_launch(self, kernel, args) -> None:
         """A launch no tape records: its writes may clobber what a live tape read."""
@@ -483,20 +470,17 @@ class Tracker:
                 continue
             self.read_replay.before_write(state, arr)
             site = site or Site.here()
-            entry, alias = overwrites.pick_reader(readers)
-            if replaying is not None:
-                if op == "copy":
-                    op = frames.api_called() or "copy"
-                pending = PendingWrite(arr, entry, op, site, kernel, list(args), alias, tuple(readers))
-                overwrites.report_pending_writes(self, state, state.backward_site or site, [pending],
-                                                 during=replaying[2])
-                continue
-            if any(p.site.key() == site.key() and p.entry.record is entry.record for p in state.pending_writes):
-                continue
             if op == "copy":
                 op = frames.api_called() or "copy"
-            state.pending_writes.append(PendingWrite(arr, entry, op, site, kernel, list(args), alias,
-                                                     tuple(readers)))
+            pending = PendingWrite(arr, op, site, kernel, list(args), tuple(readers))
+            if replaying is not None:
+                self.bus.tell(Sensor.on_pending_writes, "reporting writes made during backward()", state,
+                              state.backward_site or site, [pending], replaying[2])
+                continue
+            same_readers = {e.record.index for e, _ in readers}
+            if not any(p.site.key() == site.key() and {e.record.index for e, _ in p.readers} == same_readers
+                       for p in state.pending_writes):
+                state.pending_writes.append(pending)
 
     def tapes_reading(self, arr) -> List[Tuple[Any, TapeState]]:
         """Live tapes (recorded, not yet differentiated) that read ``arr``'s memory."""

@@ -331,7 +331,7 @@ def report_zero_fill_overwrite(tracker, arr, method: str, entry, alias: bool, st
                op="%s()" % method, warp_reported=False, state=state, readers=readers)
 
 
-def report_pending_writes(tracker, state, backward_site: Site, pending_writes=None, during: str = "") -> None:
+def report_pending_writes(tracker, state, backward_site: Site, pending_writes, during: str = "") -> None:
     """TW106 at each write made between recording and this tape's backward().
 
     ``during``: the name of a ``record_func`` callback that made the writes while backward()
@@ -341,7 +341,7 @@ def report_pending_writes(tracker, state, backward_site: Site, pending_writes=No
     backward_loc = registry.attempt("locating a backward() call",
                                     lambda: backward_site.location((".backward", "backward")))
     extra = [Related(backward_loc, "the backward() that replays the read", "backward")] if backward_loc else []
-    for pending in state.pending_writes if pending_writes is None else pending_writes:
+    for pending in pending_writes:
         op, site = pending.op, pending.site
         arg = None
         if op == "launch":
@@ -356,7 +356,7 @@ def report_pending_writes(tracker, state, backward_site: Site, pending_writes=No
             api = frames_op(op)
             label, names = "`%s`" % COPY_OPS.get(api, api), (api,)
             what = registry.attempt("naming a copy's destination", lambda: copy_dest_name(site, api, names))
-        entry = pending.entry
+        entry, alias = pick_reader(pending.readers)
         what = what or registry.attempt("naming the reading launch's array",
                                         lambda: entry.record.access_name(entry.access)) or "array"
         # A write inside a helper (``env.reset()``) is moved where it is called, next to backward().
@@ -378,7 +378,7 @@ def report_pending_writes(tracker, state, backward_site: Site, pending_writes=No
                     "adjoint of the launch that read it has replayed" % (label, what, during))
         else:
             head = "%s writes `%s` after the tape recorded it and before its backward()" % (label, what)
-        overwrite(tracker, "TW106", pending.array, entry, pending.alias, site=site, names=names, what=what,
+        overwrite(tracker, "TW106", pending.array, entry, alias, site=site, names=names, what=what,
                   arg=arg, kernel=pending.kernel, op=_kernel_name(pending.kernel) if op == "launch" else op,
                   warp_reported=False, head=head,
                   key_extra=(backward_site.key(),), extra_related=related, state=state,
@@ -796,10 +796,36 @@ def report_warp_flag(tracker, state, record, arr) -> None:
 
 
 class Overwrites(Sensor):
-    """TW101, TW104, TW105 at each taped launch: what it overwrites that the tape read earlier, within the
-    kernel, and through aliased arguments; Warp's flags a finding explains are marked covered."""
+    """Every write to what a tape read: TW101, TW104, TW105 at each taped launch (what it overwrites that
+    the tape read earlier, within the kernel, and through aliased arguments; Warp's flags a finding
+    explains are marked covered), TW102/TW103 at taped copies and ``zero_``/``fill_``, TW106 for writes
+    made outside the tape before its backward, and whatever Warp flagged that no finding explains.
+
+    First in ``SENSORS``: a launch's writes are judged before its reads are recorded."""
 
     CODES = ("TW101", "TW102", "TW103", "TW104", "TW105", "TW106", "TW107")
+
+    def on_taped_copy(self, state, dest, src) -> None:
+        readers = self.tracker.readers_of(state, dest)
+        if readers:
+            self.tracker.read_replay.before_write(state, dest)
+            report_copy_overwrite(self.tracker, dest, src, *pick_reader(readers), state=state, readers=readers)
+
+    def on_refill(self, state, arr, method: str) -> None:
+        readers = self.tracker.readers_of(state, arr)
+        if readers:
+            # Its old contents are discarded outside the tape: a launch that then accumulates into it starts
+            # a new version Warp's backward does not separate from the old one (TW101).
+            facts.array(arr).reset_on = (state.number, state.generation, Site.here(), method)
+            self.tracker.read_replay.before_write(state, arr)
+            report_zero_fill_overwrite(self.tracker, arr, method, *pick_reader(readers), state=state,
+                                       readers=readers)
+
+    def on_pending_writes(self, state, backward_site, writes, during: str = "") -> None:
+        report_pending_writes(self.tracker, state, backward_site, writes, during=during)
+
+    def on_warp_flag(self, state, record, arr) -> None:
+        report_warp_flag(self.tracker, state, record, arr)
 
     def on_launch(self, state, record) -> None:
         tracker = self.tracker

@@ -261,7 +261,7 @@ class Truncation(Sensor):
         if op in ("zero_", "fill_"):
             facts.array(arr).origin = None
 
-    def on_refill(self, arr) -> None:
+    def on_refill(self, state, arr, method: str) -> None:
         """A zero_()/fill_() while a tape records: constants, carried from no earlier tape."""
         facts.array(arr).origin = None
 
