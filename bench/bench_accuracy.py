@@ -122,7 +122,7 @@ def main() -> int:
     parser.add_argument("--python", default=sys.executable, help="interpreter with Warp")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ns = parser.parse_args()
-    sets = ns.sets or sorted(p for p in (ROOT / "bench" / "accuracy").iterdir() if p.is_dir())
+    sets = ns.sets or sorted(p for p in (ROOT / "bench" / "accuracy").iterdir() if p.is_dir() and not p.name.startswith("_"))
     total_hits = total_misses = total_fp = bugs = correct = 0
     for folder in sets:
         programs = sorted(p for p in folder.glob("*.py") if not p.name.startswith("_"))

@@ -104,9 +104,9 @@ def main():
         L.append(f"| {h} | {', '.join(importers.get(h, [])) or '-'} | {', '.join(marked) or '- (no marker)'} |")
     L.append("")
     L.append("## Reproduce\n")
-    L.append("```\ncd /tmp/set10b\n/work/main/.venv/bin/python _verify/verify.py        # ground truth -> _verify/results.json\n"
-             "/work/main/.venv/bin/python _verify/check_fixes.py   # fixed variants in _verify/_fixed/ -> _verify/fix_results.json\n"
-             "/work/main/.venv/bin/python _verify/make_manifest.py # this file\n```\n")
+    L.append("```\ncd bench/accuracy/set10b\npython _verify/verify.py        # ground truth -> _verify/results.json\n"
+             "python _verify/check_fixes.py   # fixed variants in _verify/_fixed/ -> _verify/fix_results.json\n"
+             "python _verify/make_manifest.py # this file\n```\n")
     L.append("Each program exposes `PARAMS0` + `evaluate(p) -> (loss, grad)` (FD taken by `_verify/_runner.py` around PARAMS0 "
              "with the program's `FD_EPS`, default 1e-3) or `verify() -> (ad, fd)` (for bugs that only show from the second "
              "optimizer iteration on, where the program itself differences its objective at that iteration's parameters).\n")

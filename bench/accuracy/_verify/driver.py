@@ -1,6 +1,6 @@
 """Measure one program: Warp AD gradient vs central finite differences.
 
-Usage: python _driver.py path/to/prog.py
+Usage: python bench/accuracy/_verify/driver.py path/to/prog.py
 
 The program is imported (its ``__main__`` block does not run) from its own
 folder, so that its ``_helper.py`` modules resolve. A program exposes either
