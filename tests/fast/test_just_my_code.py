@@ -6,7 +6,7 @@ import ast
 import os
 
 from tapewatch import installed
-from tapewatch.probe.core import frames
+from tapewatch.probe.core import naming, user_code
 
 
 def _install_location(root, package="mylib"):
@@ -43,13 +43,13 @@ def test_a_script_inside_an_installed_package_is_the_users_and_its_neighbours_ar
     script, neighbour = examples / "example_fit.py", examples / "_shared.py"
     script.write_text("")
     neighbour.write_text("")
-    frames.user_script(str(script))
-    assert frames.is_user_file(str(script))
-    assert not frames.is_user_file(str(neighbour)) and not frames.is_user_file(str(module))
-    assert frames.is_library_file(str(module))
+    user_code.user_script(str(script))
+    assert user_code.is_user_file(str(script))
+    assert not user_code.is_user_file(str(neighbour)) and not user_code.is_user_file(str(module))
+    assert user_code.is_library_file(str(module))
 
 
 def test_a_number_is_never_an_array_name():
-    assert frames.user_expression(ast.parse("8", mode="eval").body, []) is None
-    assert frames.user_expression(ast.parse("-1", mode="eval").body, []) is None
-    assert frames.user_expression(ast.parse("state.q", mode="eval").body, []) == "state.q"
+    assert naming.user_expression(ast.parse("8", mode="eval").body, []) is None
+    assert naming.user_expression(ast.parse("-1", mode="eval").body, []) is None
+    assert naming.user_expression(ast.parse("state.q", mode="eval").body, []) == "state.q"

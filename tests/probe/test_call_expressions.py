@@ -1,4 +1,4 @@
-"""``frames.call_at``: the call a frame executes, with its caches bounded."""
+"""``call_expressions.call_at``: the call a frame executes, with its caches bounded."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tapewatch.probe.core import frames
+from tapewatch.probe.core import call_expressions
 from tapewatch.probe.core.sites import FrameSnap, def_location
 
 
@@ -22,11 +22,11 @@ def snaps():
 
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="exact spans need co_positions")
 def test_calls_are_found_again_after_the_caches_start_afresh(monkeypatch):
-    monkeypatch.setattr(frames, "MAX_KEPT_CALLS", 2)
-    first = [frames.call_at(s) for s in snaps()]
-    assert all(isinstance(c, ast.Call) and frames.callee_name(c) == "here" for c in first)
-    assert len(frames._segments) <= 2 and len(frames._resolved) <= 2
-    again = [frames.call_at(s) for s in snaps()]  # evicted sites are parsed again, to the same spans
+    monkeypatch.setattr(call_expressions, "MAX_KEPT_CALLS", 2)
+    first = [call_expressions.call_at(s) for s in snaps()]
+    assert all(isinstance(c, ast.Call) and call_expressions.callee_name(c) == "here" for c in first)
+    assert len(call_expressions._segments) <= 2 and len(call_expressions._resolved) <= 2
+    again = [call_expressions.call_at(s) for s in snaps()]  # evicted sites are parsed again, to the same spans
     spans = [(c.lineno, c.col_offset, c.end_lineno, c.end_col_offset) for c in first]
     assert [(c.lineno, c.col_offset, c.end_lineno, c.end_col_offset) for c in again] == spans
     assert len(set(spans)) == 5

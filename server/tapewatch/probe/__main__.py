@@ -23,7 +23,7 @@ import threading
 import time
 
 from .. import codes
-from .core import frames, outcomes, startup
+from .core import outcomes, startup, user_code
 from .core.channel import EventChannel
 
 # Exit statuses of the probe itself when the script could not start (the
@@ -103,7 +103,7 @@ def _run(ns, channel: EventChannel) -> int:
         channel.emit("end", status=1, outcome="syntax-error")
         return 1
 
-    frames.user_script(script)  # the user's, wherever it lives (inside Warp's own examples too)
+    user_code.user_script(script)  # the user's, wherever it lives (inside Warp's own examples too)
     # The tracker must be on before the user's kernels are defined/loaded.
     startup.track(wp)
     device = ns.device
@@ -141,7 +141,7 @@ def _run(ns, channel: EventChannel) -> int:
     status = 0
     outcome = "ok"
     sys.argv = [script] + list(ns.args)
-    frames.user_root(os.path.dirname(script))
+    user_code.user_root(os.path.dirname(script))
     sys.path[0] = os.path.dirname(script)
     # What exists now (Warp, numpy, Tapewatch: hundreds of thousands of objects) lives as long as the
     # run: out of the collector's way.  Otherwise every full collection walks it all again, and the

@@ -154,7 +154,7 @@ class TapewatchSession:
         return is_installed(real) and not any(real.startswith(d + os.sep) for d in self._test_dirs)
 
     def _begin(self, item) -> None:
-        from ..probe.core import frames  # noqa: PLC0415
+        from ..probe.core import user_code  # noqa: PLC0415
         from ..probe.core.registry import FindingRegistry  # noqa: PLC0415
 
         path = getattr(item, "path", None) or getattr(item, "fspath", None)
@@ -162,7 +162,7 @@ class TapewatchSession:
             self._test_dirs.add(os.path.dirname(os.path.realpath(str(path))))
             # The files pytest collected are the user's, wherever they live (Warp's own tests inside its
             # installed package): findings name the test's lines, not the runner's frames.
-            frames.user_script(str(path))
+            user_code.user_script(str(path))
         registry = FindingRegistry(self.emit)
         with self._lock:
             self._scope = _Scope(item.nodeid, registry)

@@ -26,7 +26,7 @@ import types
 from typing import List, NamedTuple, Optional
 
 from ...model import Location, Related
-from ..core import frames, warp_seams
+from ..core import user_code, warp_seams
 from .reached_functions import reached_functions
 from ...warpsrc.source import callee, parse_def
 from ...warpsrc.vocabulary import ANY, HAZARDS, LOW, SINGULAR_DERIVATIVES
@@ -337,7 +337,7 @@ def load_variant(kernel, name: str, source: str, env: dict):
         _folder = tempfile.mkdtemp(prefix="tapewatch-variants-")
         atexit.register(shutil.rmtree, _folder, True)
         # Tapewatch's own code: Warp's warnings about an instrumented copy are never the user's findings.
-        frames.skip_package(_folder)
+        user_code.skip_package(_folder)
     # Named by its source, not by object identity: Warp keeps compiled modules by name, so the same
     # instrumented kernel in a later run loads from the cache instead of compiling again.
     fingerprint = hashlib.sha1(source.encode("utf-8", "replace")).hexdigest()[:12]

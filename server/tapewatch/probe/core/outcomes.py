@@ -10,7 +10,7 @@ from typing import List, Optional
 
 from ... import codes
 from ...model import Finding, Location, Related
-from . import frames
+from . import user_code
 
 
 def syntax_error(exc: SyntaxError, path: str) -> Finding:
@@ -28,7 +28,7 @@ def syntax_error(exc: SyntaxError, path: str) -> Finding:
 def script_raised(exc: BaseException, script: str) -> Finding:
     """Located at the innermost user frame of the traceback; the chain is related."""
     tb_frames = [(f, lineno) for f, lineno in traceback.walk_tb(exc.__traceback__)]
-    user = [(f, lineno) for f, lineno in tb_frames if frames.is_user_file(f.f_code.co_filename)]
+    user = [(f, lineno) for f, lineno in tb_frames if user_code.is_user_file(f.f_code.co_filename)]
     location: Optional[Location] = None
     related: List[Related] = []
     if user:
@@ -53,7 +53,7 @@ def script_raised(exc: BaseException, script: str) -> Finding:
 def user_traceback(exc: BaseException) -> str:
     """The traceback as ``python script.py`` would print it: probe frames dropped."""
     tb = exc.__traceback__
-    while tb is not None and not frames.is_user_file(tb.tb_frame.f_code.co_filename):
+    while tb is not None and not user_code.is_user_file(tb.tb_frame.f_code.co_filename):
         tb = tb.tb_next
     return "".join(traceback.format_exception(type(exc), exc, tb))
 

@@ -38,7 +38,7 @@ import threading
 import types
 from typing import Any, Callable, NamedTuple, Optional
 
-from . import facts, frames, warp_seams
+from . import facts, user_code, warp_seams
 from .sites import FrameSnap, Site
 
 FLAG = "verify_autograd_array_access"
@@ -406,7 +406,7 @@ def array_init(orig, h: Hooks):
         if h.standing_aside():
             return
         # Two frames: the allocation and, for a factory or a State class, the line that called it.
-        chain = frames.user_frames(sys._getframe(1), limit=2)
+        chain = user_code.user_frames(sys._getframe(1), limit=2)
         if chain:
             h.guarded("recording where an array was allocated",
                       lambda: setattr(facts.array(self), "alloc_site", Site([FrameSnap(f) for f in chain])))
@@ -421,7 +421,7 @@ def kernel_init(orig, h: Hooks):
     @functools.wraps(orig)
     def __init__(self, *args, **kwargs):
         orig(self, *args, **kwargs)
-        chain = frames.user_frames(sys._getframe(1), limit=2)
+        chain = user_code.user_frames(sys._getframe(1), limit=2)
         if len(chain) == 2 and chain[0].f_code.co_name != "<module>":
             h.guarded("recording where a kernel was made",
                       lambda: setattr(facts.kernel(self), "made_at", Site([FrameSnap(f) for f in chain])))
@@ -455,7 +455,7 @@ def numpy(orig, h: Hooks):
     @functools.wraps(orig)
     def numpy(self, *args, **kwargs):
         # Only the script's own calls (Warp and Tapewatch call numpy() too).
-        user = not h.standing_aside() and frames.is_user_file(sys._getframe(1).f_code.co_filename)
+        user = not h.standing_aside() and user_code.is_user_file(sys._getframe(1).f_code.co_filename)
         if user:
             h.guarded("checking a .numpy() call", lambda: h.tracker.on_numpy(self))
         # On a GPU, Warp implements it as an allocation and a copy: those are not the program's.
@@ -473,7 +473,7 @@ def indexed_numpy(orig, h: Hooks):
 
     @functools.wraps(orig)
     def numpy(self, *args, **kwargs):
-        if not h.standing_aside() and frames.is_user_file(sys._getframe(1).f_code.co_filename):
+        if not h.standing_aside() and user_code.is_user_file(sys._getframe(1).f_code.co_filename):
             source = getattr(self, "data", None)
             if isinstance(source, h.wp.array):
                 h.guarded("checking a .numpy() call", lambda: h.tracker.on_numpy(source))

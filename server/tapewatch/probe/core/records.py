@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from ...model import Location
-from . import frames, warp_seams
+from . import call_expressions, naming, warp_seams
 from .kernel_access import kernel_access, launch_elements, patterns_apart
 from .memory import SpanIndex
 from .sites import Site
@@ -93,10 +93,10 @@ class LaunchRecord:
         key = (tuple((s.f_code, s.f_lasti) for s in self.site.snaps), len(self.args))
         names = _NAMES_BY_CHAIN.get(key)
         if names is None:
-            call = frames.call_at(snap, LAUNCH_CALLS)
-            exprs = frames.launch_arg_exprs(call, len(self.args)) if call is not None else []
+            call = call_expressions.call_at(snap, LAUNCH_CALLS)
+            exprs = call_expressions.launch_arg_exprs(call, len(self.args)) if call is not None else []
             # A tuple of strings: the collector stops tracking it (a list it would walk every time).
-            names = tuple(frames.user_expression(e, self.site.snaps) for e in exprs[: len(self.args)])
+            names = tuple(naming.user_expression(e, self.site.snaps) for e in exprs[: len(self.args)])
             if len(_NAMES_BY_CHAIN) < MAX_NAMED_CHAINS:
                 _NAMES_BY_CHAIN[key] = names
         return names

@@ -22,7 +22,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from ... import codes
 from ...model import Finding, Location, Related
-from . import frames
+from . import user_code
 from .warp_seams import CaptureInProgress
 
 # Why a measurement did not happen inside a graph capture (the summary and the launch checks say it).
@@ -44,6 +44,14 @@ class FindingRegistry:
         self._launches: Dict[int, Tuple[str, ...]] = {}  # launch number -> finding ids
         self._errors: Dict[tuple, Finding] = {}
         self.not_measured: Dict[Tuple[str, str], int] = {}  # (what, why) -> times
+        self._born = 0  # findings numbered so far (ids stay unique across ``forget``)
+
+    def forget(self) -> None:
+        """Forget the findings reported so far, so that a repeat is reported anew: for a host that runs
+        several programs one after another in one process (the fast tests: each test its own program)."""
+        self._by_key.clear()
+        self._arrays.clear()
+        self._launches.clear()
 
     # ---------------------------------------------------------------- report
     def report(self, key, build: Union[Finding, Callable[[], Finding]], arrays: Iterable = (),
@@ -55,7 +63,8 @@ class FindingRegistry:
             return existing
         finding = build() if callable(build) else build
         _just_my_code(finding)
-        finding.id = "f%d" % (len(self._by_key) + 1)
+        self._born += 1
+        finding.id = "f%d" % self._born
         if not finding.severity:
             finding.severity = codes.severity(finding.code)
         self._by_key[key] = finding
@@ -178,10 +187,10 @@ def _just_my_code(finding: Finding) -> None:
     """A finding located in an installed package (a Warp kernel, a library's @wp.func) moves to the first
     related location in the user's code; the library location stays, as a related location."""
     loc = finding.location
-    if loc is None or frames.is_user_file(loc.path):
+    if loc is None or user_code.is_user_file(loc.path):
         return
     for i, r in enumerate(finding.related):
-        if r.location is not None and frames.is_user_file(r.location.path):
+        if r.location is not None and user_code.is_user_file(r.location.path):
             finding.location = r.location
             related = list(finding.related)
             related[i] = Related(loc, "in library code (the statement that %s)" % _what(finding.code), "library")

@@ -12,7 +12,7 @@ import sys
 from typing import List, Optional, Sequence
 
 from ...model import Location
-from . import frames
+from . import call_expressions, user_code
 
 
 SITE_DEPTH = 12  # user frames kept per site, innermost first
@@ -27,7 +27,7 @@ class FrameSnap:
     def __init__(self, frame):
         self.f_code = frame.f_code
         self.f_lasti = frame.f_lasti
-        self.f_lineno = frames.line_of(frame)
+        self.f_lineno = call_expressions.line_of(frame)
         self.f_globals = frame.f_globals
         self._loc_names: Optional[tuple] = None
         self._loc: Optional[Location] = None
@@ -42,7 +42,7 @@ class FrameSnap:
             return self._loc
         if self._more_locs is not None and key in self._more_locs:
             return self._more_locs[key]
-        line, col, end_line, end_col = frames.call_span(self, names)
+        line, col, end_line, end_col = call_expressions.call_span(self, names)
         loc = Location(self.f_code.co_filename, line, col, end_line, end_col)
         if self._loc is None:
             self._loc_names, self._loc = key, loc
@@ -71,9 +71,9 @@ class Site:
         library = None
         while frame is not None and len(snaps) < limit:
             name = frame.f_code.co_filename
-            if frames.is_user_file(name):
+            if user_code.is_user_file(name):
                 snaps.append(FrameSnap(frame))
-            elif not snaps and library is None and frames.is_library_file(name):
+            elif not snaps and library is None and user_code.is_library_file(name):
                 library = FrameSnap(frame)
             frame = frame.f_back
         return cls(snaps, library)

@@ -27,7 +27,7 @@ import sys
 from typing import Callable, Optional
 
 from ... import codes
-from . import frames
+from . import user_code
 from .sensor import Sensor
 
 Emit = Callable[..., None]
@@ -51,11 +51,11 @@ def import_warp(emit: Emit):
 
 def prepare(wp, library_frames: bool = False, user_root: Optional[str] = None) -> None:
     """Where findings may be placed: never in Warp; in installed packages only with ``library_frames``."""
-    frames.skip_package(os.path.dirname(wp.__file__))
+    user_code.skip_package(os.path.dirname(wp.__file__))
     if library_frames:
-        frames.show_library_frames()
+        user_code.show_library_frames()
     if user_root:
-        frames.user_root(user_root)
+        user_code.user_root(user_root)
 
 
 def track(wp) -> None:

@@ -27,7 +27,7 @@ import weakref
 from collections import OrderedDict
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from . import facts, frames, warp_seams
+from . import facts, user_code, warp_seams
 
 from .kernel_access import kernel_access
 from ..sensors.read_replay import ReadReplay
@@ -471,7 +471,7 @@ class Tracker:
             self.read_replay.before_write(state, arr)
             site = site or Site.here()
             if op == "copy":
-                op = frames.api_called() or "copy"
+                op = user_code.api_called() or "copy"
             pending = PendingWrite(arr, op, site, kernel, list(args), tuple(readers))
             if replaying is not None:
                 self.bus.tell(Sensor.on_pending_writes, "reporting writes made during backward()", state,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Dict
 
-from . import frames, warp_seams
+from . import user_code, warp_seams
 from ...warpsrc.source import callee, dotted_parts, parse_module
 from .sites import Site, def_location
 from .sensor import Sensor
@@ -62,7 +62,7 @@ class KernelUsage(Sensor):
                 "name": warp_seams.kernel_name(kernel),
                 "path": loc.path,
                 "line": loc.line,
-                "user": frames.is_user_file(loc.path),
+                "user": user_code.is_user_file(loc.path),
                 "differentiated": entry["differentiated"] is not None,
                 "launch": where.to_json() if where is not None else None,
                 "calls": sorted(_called_names(kernel)),
@@ -91,7 +91,7 @@ def called_functions(kernel) -> list:
             if path is None or id(target) in seen:
                 continue
             seen.add(id(target))
-            out.append({"name": chain[-1], "path": path, "user": frames.is_user_file(path)})
+            out.append({"name": chain[-1], "path": path, "user": user_code.is_user_file(path)})
             todo.append(target)
     return out
 

@@ -28,7 +28,7 @@ import sys
 import threading
 from typing import Any, Dict, List, Optional, Sequence, Set
 
-from ..core import frames, patches
+from ..core import patches, user_code
 
 
 class StopReplay(BaseException):
@@ -120,12 +120,12 @@ class Replayer:
         self._reference_values: Dict[int, Any] = {}
         self._local = threading.local()
         patches.apply_replay(wp).current = self
-        frames.skip_package(os.path.dirname(wp.__file__))
+        user_code.skip_package(os.path.dirname(wp.__file__))
 
     # ------------------------------------------------ events (from patches.REPLAY_PATCHES)
     def on_alloc(self, arr, caller) -> None:
         """An array was allocated (``caller``: the frame that called ``__init__``)."""
-        frame = frames.innermost_user_frame(caller)
+        frame = user_code.innermost_user_frame(caller)
         if frame is None:
             return
         key = (frame.f_code.co_filename, frame.f_lineno)
@@ -143,7 +143,7 @@ class Replayer:
     def on_factory_fill(self, arr, caller_file: str) -> None:
         """``zero_``/``fill_`` ran; when Warp's factory filled a parameter it just allocated, record and
         perturb those values instead."""
-        if id(arr) not in self._fresh or frames.is_user_file(caller_file):
+        if id(arr) not in self._fresh or user_code.is_user_file(caller_file):
             return
         index, k = self._fresh.pop(id(arr))
         self._set_values(arr, index, k)
@@ -151,13 +151,13 @@ class Replayer:
     def on_grad_read(self, arr, caller_file: str) -> None:
         """The program read a parameter's gradient after a backward: it consumes it, the run stops here."""
         if self._run.backward_calls and not getattr(self._local, "busy", False) and \
-                frames.is_user_file(caller_file) and id(arr) in self._param_ids:
+                user_code.is_user_file(caller_file) and id(arr) in self._param_ids:
             self._consume(arr)
 
     def on_backward(self, tape, loss, grads, caller) -> bool:
         """The program calls ``tape.backward``: its loss joins the objective; Warp's backward runs (True)
         only for a reference run."""
-        frame = frames.innermost_user_frame(caller)
+        frame = user_code.innermost_user_frame(caller)
         if frame is not None and frame.f_code.co_filename == self.script and \
                 frame.f_lineno not in self._run.backward_lines:
             self._run.backward_lines.append(frame.f_lineno)

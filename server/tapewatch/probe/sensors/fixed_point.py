@@ -30,7 +30,7 @@ from typing import Dict, List, Optional
 
 from ... import codes
 from ...model import Finding, Related
-from ..core import related as rel, warp_seams
+from ..core import source_patterns, warp_seams
 from ..core.records import differentiable
 from ..core.sensor import PerTape, Sensor
 
@@ -160,7 +160,7 @@ class FixedPoint(Sensor):
                        % (record.kernel_name, chain.count, last, 100.0 * last / first, first, rate, chain.count))
             launch = record.location()
             # The loop that repeats the step is where the iteration count is decided: the line to change.
-            loop = registry.attempt("finding the loop that repeats a step", lambda: rel.enclosing_loop(record.site))
+            loop = registry.attempt("finding the loop that repeats a step", lambda: source_patterns.enclosing_loop(record.site))
             related = [Related(launch, "`%s` launched here, once per iteration" % record.kernel_name, "launch")] \
                 if loop is not None and launch is not None else []
             return Finding(code="TW208", message=message, location=loop or launch, related=related,

@@ -50,7 +50,7 @@ from typing import List, Optional, Tuple
 
 from ... import codes
 from ...model import Finding, Location, Related
-from ..core import facts, frames, related as rel, warp_seams
+from ..core import facts, naming, related as rel, source_patterns, warp_seams
 from .overwrites import method_object_name
 from ..core.sensor import Sensor
 from ..core.sites import Site
@@ -187,7 +187,7 @@ class StepsWithoutZero:
                            + stale + " Zero the gradients of the parameters (tape.zero() zeroes every gradient the "
                            "tape recorded).")
                 part = registry.attempt("finding a loop over part of the parameters",
-                                        lambda: rel.loop_over_part(zeroed_at, other_zero.primary.f_globals
+                                        lambda: source_patterns.loop_over_part(zeroed_at, other_zero.primary.f_globals
                                                                    if other_zero.primary is not None else None))
                 if part is not None:
                     # ``for arr in params[:1]: arr.grad.zero_()``: the slice leaves `what` out.
@@ -241,7 +241,7 @@ def _replaced_tape(created: Optional[Site]) -> Optional[Tuple[Location, str]]:
     if held is not None:
         return loc, held.group(1)
     local = _LOCAL_TAPE.match(line)
-    if local is not None and rel.enclosing_loop(Site([snap])) is not None:
+    if local is not None and source_patterns.enclosing_loop(Site([snap])) is not None:
         return loc, local.group(1)
     return None
 
@@ -293,7 +293,7 @@ class _Rerecorded:
             return
 
         def build() -> Finding:
-            names = [registry.attempt("naming an array", lambda a=a: frames.name_by_identity(a)) or "an array"
+            names = [registry.attempt("naming an array", lambda a=a: naming.name_by_identity(a)) or "an array"
                      for a in shared[:3]]
             if zero_site is not None:
                 head = ("`tape.zero()` clears the gradients but keeps the launches this tape recorded, and the tape "
@@ -385,7 +385,7 @@ class _Summed:
         key = ("TW202", "summed", second_backward.key())
         if registry.bump(key):
             return
-        name = registry.attempt("naming a parameter", lambda: frames.name_by_identity(arr)) or "the parameter"
+        name = registry.attempt("naming a parameter", lambda: naming.name_by_identity(arr)) or "the parameter"
         location = second_backward.location((".backward", "backward"))
         first_back = first_backward.location((".backward", "backward"))
         first_at = first_read.location(("numpy",))

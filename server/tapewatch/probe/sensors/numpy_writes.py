@@ -187,10 +187,10 @@ def grad_reference_before(site: Site, before: int) -> Optional[Tuple[str, Locati
     """``(name, binding)`` when the call at ``site`` reads a name (``grad.numpy()``, ``wp.clone(grad)``)
     that the same function bound to a gradient itself (``grad = kappa.grad``: a reference, not a copy)
     on a line before ``before`` and did not bind again up to the read; else None."""
-    from ..core import frames  # noqa: PLC0415
+    from ..core import call_expressions  # noqa: PLC0415
 
     snap = site.primary
-    call = frames.call_at(snap, ("numpy", "clone", "copy")) if snap is not None else None
+    call = call_expressions.call_at(snap, ("numpy", "clone", "copy")) if snap is not None else None
     if call is None:
         return None
     func = call.func

@@ -27,7 +27,7 @@ import inspect
 from typing import Any, Dict, Iterable, NamedTuple, Optional
 
 from ...model import Location
-from ..core import frames
+from ..core import user_code
 from ...warpsrc.source import file_tree, resolve
 
 
@@ -215,7 +215,7 @@ def _user_calls(tree, name: str, namespaces):
                 continue
             function = resolve(node.func, namespaces)
             code = getattr(function, "__code__", None)
-            if code is None or not frames.is_user_file(code.co_filename):
+            if code is None or not user_code.is_user_file(code.co_filename):
                 break
             params = list(inspect.signature(function).parameters)
             if position < len(params):

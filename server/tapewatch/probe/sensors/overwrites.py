@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ... import codes
 from ...model import Finding, Location, Related
-from ..core import facts, frames, related as rel, warp_seams
+from ..core import call_expressions, facts, naming, related as rel, source_patterns, user_code, warp_seams
 from ..core.kernel_access import IntraKernelWrite, kernel_access
 from ..core.sensor import Sensor
 from ..core.records import access_intra, elements_apart
@@ -88,7 +88,7 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
     writer_loc = None
     if not what:
         what = registry.attempt("naming an overwritten array",
-                                lambda: frames.name_by_identity(arr))
+                                lambda: naming.name_by_identity(arr))
     reader_what = registry.attempt("naming the reading launch's array", lambda: reader.access_name(entry.access))
     what = what or reader_what or "array"
     rebound = None if alias else _rebound(registry, what, reader_what, site, reader, names)
@@ -124,7 +124,7 @@ def overwrite(tracker, code, arr, entry, alias, *, site: Site, names, what, arg,
         lead = head or _head(code, what, arg, op)
         # A ring of too few buffers (``self.n_buf = 2``, states picked with ``% n``): its length is the line
         # to change, the pick and the launch come with it.
-        ring = registry.attempt("finding where a ring's length is set", lambda: rel.ring_size(site)) \
+        ring = registry.attempt("finding where a ring's length is set", lambda: source_patterns.ring_size(site)) \
             if code == "TW101" and getattr(reader.kernel, "func", None) is getattr(kernel, "func", None) else None
         location = ring[0] if ring is not None else primary
         launch_loc = writer_loc or primary
@@ -213,11 +213,11 @@ def _rebound(registry, what, reader_what, site, reader, names) -> Optional[Tuple
     ``(kind, Location, statement text)`` (kinds of ``_REBOUND_PHRASES``), or None for two arrays."""
     finders = (
         ("rebinding", "finding where two entries were made one array",
-         lambda: rel.rebinding(what, reader_what, (site, reader.site))),
-        ("pool", "finding where a buffer was picked from a ring", lambda: rel.pool_pick(what, site)),
-        ("reuse", "finding where a step was handed a shared buffer", lambda: rel.reuse_pick(what, site)),
-        ("swap", "finding where ping-pong buffers were swapped", lambda: rel.swap(what, site)),
-        ("slot", "finding where a slot index was picked", lambda: rel.slot_pick(site, names) if names else None),
+         lambda: source_patterns.rebinding(what, reader_what, (site, reader.site))),
+        ("pool", "finding where a buffer was picked from a ring", lambda: source_patterns.pool_pick(what, site)),
+        ("reuse", "finding where a step was handed a shared buffer", lambda: source_patterns.reuse_pick(what, site)),
+        ("swap", "finding where ping-pong buffers were swapped", lambda: source_patterns.swap(what, site)),
+        ("slot", "finding where a slot index was picked", lambda: source_patterns.slot_pick(site, names) if names else None),
     )
     for kind, doing, find in finders:
         found = registry.attempt(doing, find)
@@ -315,7 +315,7 @@ def report_elements_apart(tracker, record, access, entry) -> None:
 def report_copy_overwrite(tracker, dest, src, entry, alias: bool, state=None, readers=None) -> None:
     registry = tracker.registry
     site = Site.here()
-    op = frames.api_called() or "copy"
+    op = user_code.api_called() or "copy"
     names = (op,)
     what = registry.attempt("naming a copy's destination", lambda: copy_dest_name(site, op, names))
     warp_reported = bool(warp_seams.warp_read_flag(dest) and getattr(dest, "grad", None) is not None
@@ -426,10 +426,10 @@ def copy_dest_name(site: Site, op: str, names) -> Optional[str]:
     snap = site.primary
     if snap is None:
         return None
-    call = frames.call_at(snap, names)
+    call = call_expressions.call_at(snap, names)
     if call is None:
         return None
-    callee = frames.callee_name(call)
+    callee = call_expressions.callee_name(call)
     if op == "assign":
         if callee != "assign" or not hasattr(call.func, "value"):
             return None  # another call on that span (``wp.clone(x)``): not ``dest.assign(...)``
@@ -437,8 +437,8 @@ def copy_dest_name(site: Site, op: str, names) -> Optional[str]:
     elif callee == "clone":
         return None  # ``wp.clone`` makes its destination: it has no argument for it
     else:
-        expr = frames.positional_arg(call, 0, "dest")
-    return frames.user_expression(expr, site.snaps)
+        expr = call_expressions.positional_arg(call, 0, "dest")
+    return naming.user_expression(expr, site.snaps)
 
 
 def method_object_name(site: Site, method: str) -> Optional[str]:
@@ -446,10 +446,10 @@ def method_object_name(site: Site, method: str) -> Optional[str]:
     snap = site.primary
     if snap is None:
         return None
-    call = frames.call_at(snap, (method,))
+    call = call_expressions.call_at(snap, (method,))
     func = getattr(call, "func", None)
     if func is not None and hasattr(func, "value"):
-        return frames.user_expression(func.value, site.snaps)
+        return naming.user_expression(func.value, site.snaps)
     return None
 
 
@@ -636,7 +636,7 @@ def report_intra_off_tape(tracker) -> None:
         sites.setdefault((warp_seams.kernel_name(kernel), warp_seams.kernel_file(kernel)), site)
     for (name, path), hits in list(tracker.warp_intra.items()):
         site = sites.get((name, path))
-        if site is None and path and not frames.is_user_file(path):
+        if site is None and path and not user_code.is_user_file(path):
             continue  # an installed package's kernel the program never launched (compiled with its module): not its code
         function = (name, path) in tracker.warp_intra_functions
         for param, line in dict.fromkeys(hits):
@@ -713,7 +713,7 @@ def _report_alias(tracker, record, r, w) -> None:
         # ``h_norm = h`` before ``launch(..., inputs=[h], outputs=[h_norm])``: the alias is the line to change.
         written = registry.attempt("naming a launch argument", lambda: record.access_name(w))
         rebound = registry.attempt("finding where two names were made one array",
-                                   lambda: rel.rebinding(written, what, (record.site,))) if r.array is w.array else None
+                                   lambda: source_patterns.rebinding(written, what, (record.site,))) if r.array is w.array else None
         if rebound is not None:
             message += " `%s` made `%s` and `%s` one array: give `%s` its own (e.g. `wp.empty_like(%s)`)." % (
                 rebound[1], written, what, written, what)

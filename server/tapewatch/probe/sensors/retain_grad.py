@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, Optional
 
 from ... import codes
 from ...model import Finding, Related
-from ..core import facts, frames, related as rel, warp_seams
+from ..core import facts, related as rel, user_code, warp_seams
 from ...warpsrc.source import parse_def
 from ..core.kernel_access import kernel_access, patterns_apart
 from ..core.sites import SITE_DEPTH, Site
@@ -68,7 +68,7 @@ class RetainGradWriters(Sensor):
     def on_taped_copy(self, state, dest, src) -> None:
         """``wp.copy`` (``assign``) onto ``dest`` while a tape records: its adjoint reads ``dest``'s gradient."""
         if getattr(dest, "retain_grad", False):
-            api = frames.api_called() or "copy"
+            api = user_code.api_called() or "copy"
             self._assigned(state, dest, Writer("wp.copy" if api == "copy" else api, Site.here(), api=api))
 
     def _assigned(self, state, arr, writer: Writer) -> None:

@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional
 from ... import codes
 from ...warpsrc.source import file_tree
 from ...model import Finding, Related
-from ..core import frames, warp_seams
+from ..core import call_expressions, naming, user_code, warp_seams
 from . import host_loss, objectives
 from ..core.sites import Site
 from ..core.sensor import Sensor
@@ -132,7 +132,7 @@ class Seeding(Sensor):
         """TW204 when a seed computed from the output is not the derivative of the loss the program computes
         from the output's host copy (``host_loss``)."""
         registry = self.tracker.registry
-        frame = frames.innermost_user_frame()
+        frame = user_code.innermost_user_frame()
         for site in (seed_site, backward_site):
             snap = site.primary
             if snap is None or frame is None or frame.f_code is not snap.f_code:
@@ -176,7 +176,7 @@ class Seeding(Sensor):
 
         def find():
             tree = file_tree(snap.f_code.co_filename, snap.f_globals)
-            call = frames.call_at(snap, ("backward", "assign", "fill_"))
+            call = call_expressions.call_at(snap, ("backward", "assign", "fill_"))
             return host_loss.seed_assignment(tree, call, snap.f_code.co_filename, values) \
                 if tree is not None else None
 
@@ -184,7 +184,7 @@ class Seeding(Sensor):
 
     def _objective(self, state, arr, seed_site: Site, backward_site: Site):
         """``(name, Objective)``: what the program computes from ``arr`` near the seed or the backward()."""
-        frame = frames.innermost_user_frame()
+        frame = user_code.innermost_user_frame()
         for candidate in self._names(state, arr):
             for site in (seed_site, backward_site):
                 snap = site.primary
@@ -206,10 +206,10 @@ class Seeding(Sensor):
         first = self._name(state, arr, None, None)
         if first:
             out.append(first)
-        frame = frames.innermost_user_frame()
+        frame = user_code.innermost_user_frame()
         while frame is not None and len(out) < 6:
-            if frames.is_user_file(frame.f_code.co_filename):
-                name = registry.attempt("naming an array", lambda: frames.name_by_identity(arr, frame))
+            if user_code.is_user_file(frame.f_code.co_filename):
+                name = registry.attempt("naming an array", lambda: naming.name_by_identity(arr, frame))
                 if name and name not in out:
                     out.append(name)
             frame = frame.f_back
@@ -226,7 +226,7 @@ class Seeding(Sensor):
             name = registry.attempt("naming an array", lambda: entry[0].access_name(entry[1]))
             if name:
                 return name
-        return registry.attempt("naming an array", lambda: frames.name_by_identity(arr))
+        return registry.attempt("naming an array", lambda: naming.name_by_identity(arr))
 
     # -- chained segments ------------------------------------------------------
     def _check_chain(self, state, outputs, seeds, backward_site: Site) -> None:
@@ -296,8 +296,8 @@ class Seeding(Sensor):
     def _report_source(self, state, arr, own: Leaf, source: Leaf, seed_site: Site) -> None:
         registry = self.tracker.registry
         name = self._display_name(state, arr)
-        own_name = registry.attempt("naming an array", lambda: frames.name_by_identity(own.array)) or "its copy"
-        source_name = registry.attempt("naming an array", lambda: frames.name_by_identity(source.array)) or \
+        own_name = registry.attempt("naming an array", lambda: naming.name_by_identity(own.array)) or "its copy"
+        source_name = registry.attempt("naming an array", lambda: naming.name_by_identity(source.array)) or \
             "another input"
         key = ("TW204", "source", seed_site.key(), name)
         if registry.bump(key):

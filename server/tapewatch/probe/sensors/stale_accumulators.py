@@ -23,7 +23,7 @@ from typing import List, NamedTuple, Optional, Tuple
 
 from ... import codes
 from ...model import Finding, Related
-from ..core import facts, related as rel
+from ..core import facts, related as rel, source_patterns
 from ..core.kernel_access import kernel_access
 from ..core.sites import Site
 from ..core.sensor import PerTape, Sensor
@@ -176,7 +176,7 @@ class StaleAccumulators(Sensor):
                 loc = again
         elif sibling is not None:
             zeroed = registry.attempt("locating a clear", lambda: sibling.location(("zero_", "fill_")))
-            part = registry.attempt("finding a loop over part of the accumulators", lambda: rel.loop_over_part(
+            part = registry.attempt("finding a loop over part of the accumulators", lambda: source_patterns.loop_over_part(
                 zeroed, sibling.primary.f_globals if sibling.primary is not None else None)) if zeroed else None
             if part is not None:
                 # ``for a in (self.grid_m, self.grid_v): a.zero_()``: the list leaves this accumulator out.
@@ -196,12 +196,12 @@ class StaleAccumulators(Sensor):
 def _grad_clear(site: Site) -> Optional[Tuple[object, str]]:
     """``(location, text)`` of the script's ``x.grad.zero_()`` / ``fill_()`` at ``site``; None when the
     line is not such a call (``tape.zero()`` clears gradients from inside Warp)."""
-    from ..core import frames  # noqa: PLC0415
+    from ..core import call_expressions  # noqa: PLC0415
 
     snap = site.primary
     if snap is None:
         return None
-    call = frames.call_at(snap, ("zero_", "fill_"))
+    call = call_expressions.call_at(snap, ("zero_", "fill_"))
     func = getattr(call, "func", None)
     if not isinstance(func, ast.Attribute) or func.attr not in ("zero_", "fill_") or \
             not isinstance(func.value, ast.Attribute) or func.value.attr != "grad":

@@ -31,7 +31,7 @@ class StepSize(Sensor):
         self.tracker = tracker
         self._losses: Dict[tuple, List[float]] = {}
         self._params: Dict[int, str] = {}  # id(parameter) -> name, of the last differentiated tape
-        self._update: Optional[Site] = None  # where the parameters were last written outside a tape
+        self._update: Optional[Site] = None  # the first write of the parameters since the last backward()
         self._updated = False
         self._reported: set = set()
 
@@ -46,9 +46,11 @@ class StepSize(Sensor):
             self._note_update()
 
     def _note_update(self) -> None:
-        self._updated = True
-        if self._update is None:
+        if not self._updated:
+            # The first write of this iteration: the update its loop repeats (not a warm-up step's, made
+            # before the loop began).
             self._update = Site.here()
+        self._updated = True
 
     # -- at backward() -----------------------------------------------------------
     def before_backward(self, tape, state, site: Site, args=(), kwargs=None) -> None:

@@ -26,7 +26,7 @@ from typing import Any, Dict, List, NamedTuple, Optional
 
 from ... import codes
 from ...model import Finding, Location, Related
-from ..core import facts, frames, related as rel, warp_seams
+from ..core import facts, naming, related as rel, warp_seams
 from ..core.sites import Site, ordering_snap
 from ..core.kernel_access import kernel_access
 from ..core.records import differentiable, is_float
@@ -160,7 +160,7 @@ class Truncation(Sensor):
         return window.mark
 
     def _name(self, arr) -> str:
-        return self.tracker.registry.attempt("naming an array", lambda: frames.name_by_identity(arr)) or \
+        return self.tracker.registry.attempt("naming an array", lambda: naming.name_by_identity(arr)) or \
             "a parameter"
 
     def on_taped_copy(self, state, dest, src) -> None:
