@@ -50,3 +50,23 @@ def test_the_bus_tells_only_those_who_listen():
     assert bus.listeners(Sensor.on_launch) == []
     bus.tell(Sensor.on_numpy, "checking a .numpy() call", "x")
     assert heard == [("numpy", "x")] and failures == ["checking a .numpy() call"]
+
+
+def test_sensors_are_found_in_their_package_and_heard_in_order():
+    """Every ``Sensor`` subclass of a module in ``probe/sensors/`` is found, once; the overwrite engine hears
+    a launch first and the gradient chain next (a launch's writes are judged before its reads are recorded)."""
+    import importlib
+    import pkgutil
+
+    from tapewatch.probe import sensors
+
+    defined = set()
+    for info in pkgutil.iter_modules(sensors.__path__):
+        module = importlib.import_module("tapewatch.probe.sensors." + info.name)
+        defined |= {v for v in vars(module).values() if isinstance(v, type) and issubclass(v, Sensor)
+                    and v is not Sensor and v.__module__ == module.__name__}
+    found = sensor_classes()
+    assert len(found) == len(set(found)) and set(found) == defined
+    assert [c.__name__ for c in found[:2]] == ["Overwrites", "GradChain"]
+    rest = [c.__module__ for c in found[2:]]
+    assert rest == sorted(rest)

@@ -1,7 +1,8 @@
 """The sensor contract: what the tracker publishes, and how a sensor listens.
 
-A sensor is a ``Sensor`` subclass that overrides the hooks it needs and
-names the codes it reports (``CODES``); ``startup.SENSORS`` lists them all.
+A sensor is a ``Sensor`` subclass, in its own module of ``probe/sensors/``,
+that overrides the hooks it needs and names the codes it reports
+(``CODES``); ``startup.sensor_classes()`` finds them all there.
 The tracker publishes each event once through the ``SensorBus``, naming the
 hook by the base method itself (``bus.tell(Sensor.on_numpy, ...)``), so
 "who hears this event" is a find-references away, and a sensor that raises
@@ -20,6 +21,10 @@ class Sensor:
     """A check the probe runs as the program runs.  Every hook is a no-op here: override what you need."""
 
     CODES: Tuple[str, ...] = ()  # the codes this sensor reports (docs/diagnostics/<code>.md each)
+    # Heard before the others, the highest first; the rest in the order of their modules' names.  Only
+    # for a sensor whose judgement another needs at the same event (the overwrite engine judges a
+    # launch's writes before the tracker records its reads).
+    HEARS_FIRST: int = 0
 
     def __init__(self, tracker) -> None:
         self.tracker = tracker
@@ -130,7 +135,7 @@ class PerTape(Generic[T]):
 
 
 class SensorBus:
-    """Each hook's listeners: the sensors that override it, in ``SENSORS`` order."""
+    """Each hook's listeners: the sensors that override it, in ``sensor_classes()`` order."""
 
     def __init__(self, sensors: List[Sensor], attempt: Callable[..., Any]):
         # ``attempt(what, method, *args)`` calls one listener; a failure costs a TW910, not the others.

@@ -132,22 +132,19 @@ def install(wp, emit: Emit, graph: bool = True, check_launches: bool = False, co
 
 
 def sensor_classes() -> list:
-    """The one list of sensors (as ``lsp/server.py``'s ``FEATURE_MODULES``): every sensor, in the order it hears each event: the overwrite engine and the gradient chain first
-    (a launch's writes are judged before its reads are recorded), then the checks Warp's tracker is blind
-    to.  A new sensor is a ``Sensor`` subclass in its own module, listed here."""
-    from ..sensors.fixed_point import FixedPoint  # noqa: PLC0415
-    from ..sensors.grad_chain import GradChain  # noqa: PLC0415
-    from ..sensors.grad_reads import GradReads  # noqa: PLC0415
-    from ..sensors.gradients_not_zeroed import GradientsNotZeroed  # noqa: PLC0415
-    from ..sensors.numpy_writes import NumpyViews  # noqa: PLC0415
-    from ..sensors.overwrites import Overwrites  # noqa: PLC0415
-    from ..sensors.replayed_atomics import ReplayedAtomics  # noqa: PLC0415
-    from ..sensors.retain_grad import RetainGradWriters  # noqa: PLC0415
-    from ..sensors.seeding import Seeding  # noqa: PLC0415
-    from ..sensors.stale_accumulators import StaleAccumulators  # noqa: PLC0415
-    from ..sensors.step_size import StepSize  # noqa: PLC0415
-    from ..sensors.truncation import Truncation  # noqa: PLC0415
-    from .usage import KernelUsage  # noqa: PLC0415
+    """Every sensor: each ``Sensor`` subclass defined in a module of ``probe/sensors/`` (a new check is a new
+    module there, nothing to list; as ``lsp/server.py``'s ``FEATURE_MODULES``, one place), in the order each
+    event is heard: those with ``HEARS_FIRST`` (the overwrite engine, then the gradient chain: a launch's
+    writes are judged before its reads are recorded), then the others by module name."""
+    import importlib  # noqa: PLC0415
+    import pkgutil  # noqa: PLC0415
 
-    return [Overwrites, GradChain, RetainGradWriters, GradReads, NumpyViews, Seeding, ReplayedAtomics, Truncation,
-            StepSize, FixedPoint, StaleAccumulators, KernelUsage, GradientsNotZeroed]
+    from .. import sensors  # noqa: PLC0415
+
+    found: list = []
+    for info in sorted(pkgutil.iter_modules(sensors.__path__), key=lambda m: m.name):
+        module = importlib.import_module("%s.%s" % (sensors.__name__, info.name))
+        found.extend(value for value in vars(module).values()
+                     if isinstance(value, type) and issubclass(value, Sensor) and value is not Sensor
+                     and value.__module__ == module.__name__)
+    return sorted(found, key=lambda cls: -cls.HEARS_FIRST)  # stable: module order among equals

@@ -80,6 +80,7 @@ class GradChain(Sensor):
     """TW201: a float array without ``requires_grad`` that a taped launch computed from arrays with it."""
 
     CODES = ("TW201",)
+    HEARS_FIRST = 1  # after the overwrite engine, before the launch's reads are recorded
 
     def on_launch(self, state, record) -> None:
         check(self.tracker, state, record)

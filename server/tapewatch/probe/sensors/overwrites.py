@@ -801,9 +801,10 @@ class Overwrites(Sensor):
     explains are marked covered), TW102/TW103 at taped copies and ``zero_``/``fill_``, TW106 for writes
     made outside the tape before its backward, and whatever Warp flagged that no finding explains.
 
-    First in ``SENSORS``: a launch's writes are judged before its reads are recorded."""
+    Heard first: a launch's writes are judged before its reads are recorded."""
 
     CODES = ("TW101", "TW102", "TW103", "TW104", "TW105", "TW106", "TW107")
+    HEARS_FIRST = 2
 
     def on_taped_copy(self, state, dest, src) -> None:
         readers = self.tracker.readers_of(state, dest)

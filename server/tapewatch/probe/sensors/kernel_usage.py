@@ -12,10 +12,10 @@ from __future__ import annotations
 import ast
 from typing import Dict
 
-from . import user_code, warp_seams
+from ..core import user_code, warp_seams
 from ...warpsrc.source import callee, dotted_parts, parse_module
-from .sites import Site, def_location
-from .sensor import Sensor
+from ..core.sites import Site, def_location
+from ..core.sensor import Sensor
 
 MAX_KERNELS = 256
 LAUNCH_CALLS = ("launch", "launch_tiled")
