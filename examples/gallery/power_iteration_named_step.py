@@ -19,7 +19,7 @@ _links[:, _links.sum(axis=0) == 0] = 1.0 / N
 M = (_links / _links.sum(axis=0, keepdims=True)).astype(np.float32)
 FEATURE = np.linspace(-1.0, 1.0, N).astype(np.float32)
 TARGET = np.linspace(0.05, 0.2, N).astype(np.float32)
-SWEEPS = 10
+SWEEPS = 10  # note: TW208
 
 
 @wp.kernel
@@ -52,7 +52,7 @@ def ranks_and_gradient(w, m, feature, target):
     tape = wp.Tape()
     with tape:
         wp.launch(teleport, dim=N, inputs=[w, feature], outputs=[v])
-        for _ in range(SWEEPS):  # note: TW208
+        for _ in range(SWEEPS):
             x_new = wp.zeros(N, dtype=float, requires_grad=True)
             wp.launch(power_step, dim=N, inputs=[m, v, x], outputs=[x_new])
             x = x_new

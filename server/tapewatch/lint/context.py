@@ -33,7 +33,7 @@ from .kernels import (
     warp_function,
 )
 from .names import Names, unparse
-from .vectypes import ValueType, constructed_type, user_type_from_factory
+from .vectypes import MATRIX, VECTOR, ValueType, constructed_type, user_type_from_factory
 
 # Attribute calls the module pass resolves (``wp.set_module_options(...)``, ``wp.kernel(f)``).
 _CALLS_OF_INTEREST = frozenset({"set_module_options", "kernel", "func"})
@@ -85,6 +85,7 @@ class FileContext:
         self.tape_names: Dict[Optional[ast.AST], Set[str]] = {}
         self.tape_attrs: Set[str] = set()
         self._struct_arrays: Dict[str, frozenset] = {}
+        self._returned: Optional[Dict[str, Tuple[ValueType, tuple]]] = None  # see returned_types
         self._collect()
 
     # ------------------------------------------------------------------ queries
@@ -139,7 +140,44 @@ class FileContext:
             tuple(sorted((k, repr(v)) for k, v in self.user_types.items())),
             tuple(sorted((k, tuple((f, ast.dump(e)) for f, e in v.items())) for k, v in self.structs.items())),
             tuple((s.scope, s.key, ast.dump(s.value), s.kernel) for s in self.options),
+            tuple(sorted((k, repr(v)) for k, v in self.returned_types.items())),
         )
+
+    @property
+    def returned_types(self) -> Dict[str, Tuple[ValueType, tuple]]:
+        """``@wp.func`` name -> (the value type each of its ``return`` statements builds, the components
+        the constructors give a non-constant value: ``((0, 2), (1, 2))``, or ``((),)`` for all of them).
+        ``t = link(q, l)`` then gives ``t`` the components ``link``'s ``return wp.mat33(...)`` computes."""
+        if self._returned is None:
+            self._returned = {}
+            for fn in self.functions:
+                if fn.kind == FUNC:
+                    found = self._returned_type(fn)
+                    if found is not None:
+                        self._returned.setdefault(fn.name, found)
+        return self._returned
+
+    def _returned_type(self, fn: WarpFunction) -> Optional[Tuple[ValueType, tuple]]:
+        vtype: Optional[ValueType] = None
+        keys: Set[tuple] = set()
+        returns = [n.value for n in ast.walk(fn.node) if isinstance(n, ast.Return)]
+        for value in returns:
+            built = constructed_type(value, self.names, self.user_types) if isinstance(value, ast.Call) else None
+            if built is None or built.constant or (vtype is not None and built != vtype):
+                return None
+            vtype = built
+            args = value.args  # type: ignore[union-attr]
+            varying = [i for i, a in enumerate(args) if not self.is_constant(a)]
+            cols = built.shape[1] if built.family == MATRIX and built.shape else None
+            if cols is not None and len(args) == built.shape[0] * cols:  # type: ignore[index]
+                keys |= {(i // cols, i % cols) for i in varying}
+            elif built.family == VECTOR and built.length and len(args) == built.length:
+                keys |= {(i,) for i in varying}
+            elif varying:
+                keys.add(())
+        if vtype is None or not keys:
+            return None
+        return vtype, tuple(sorted(keys, key=repr))
 
     def numeric(self, node: ast.AST) -> Optional[Number]:
         return numeric_value(node, self.names, self.constants)

@@ -207,6 +207,12 @@ class _Walker:
                 # gradient, which the source does not say; assigning one *twice* is wrong either way
                 # (measured: d(damping) -0.96 for 1.44), so the load itself marks nothing.
                 state[target.id] = _Vector(loaded, {})
+            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
+                    value.func.id in self.ctx.returned_types:
+                # ``t1 = link(q, l)``: a @wp.func of this file that returns a value type built from its
+                # arguments: the components it computes have their value (constants carry no gradient).
+                returned, keys = self.ctx.returned_types[value.func.id]
+                state[target.id] = _Vector(returned, {key: _Mark(value, "=") for key in keys})
             else:
                 scaled = _scaled_vector(value, state, self.ctx, self.loaded_type) or _made_vector(value, self.ctx)
                 if scaled is not None:

@@ -161,6 +161,42 @@ def enclosing_loop(site: Site) -> Optional[Location]:
     return None
 
 
+def iteration_count(site: Site, iterations: int, named=lambda name: True) -> Optional[Tuple[Location, str]]:
+    """Where the count of the loop that repeats the event is set, when that loop is
+    ``for _ in range(N_SWEEP)`` and the file sets ``N_SWEEP`` once, to a number within one of
+    ``iterations`` (the times the loop ran), and ``named(name)`` accepts its name:
+    ``(location of N_SWEEP = 15, "N_SWEEP")``.  Changing the count is changing that statement, not the
+    loop (as a ring's length is changed where it is set)."""
+    for snap in site.snaps:
+        around = _loops_around(snap)
+        if not around:
+            continue
+        first = min(around, key=lambda loop: loop[1] - loop[0])[0]
+        path = snap.f_code.co_filename
+        tree = file_tree(path, snap.f_globals)
+        loop = next((n for n in ast.walk(tree) if isinstance(n, ast.For) and n.lineno == first), None) \
+            if tree is not None else None
+        count = loop.iter.args[0] if loop is not None and isinstance(loop.iter, ast.Call) and \
+            isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range" and len(loop.iter.args) == 1 \
+            else None
+        if not isinstance(count, ast.Name) or tree is None:
+            return None
+        name = count.id
+        if not named(name):
+            return None
+        sets = [n for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and any(
+            isinstance(t, ast.Name) and t.id == name for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+        node = sets[0] if len(sets) == 1 and isinstance(sets[0], ast.Assign) else None
+        if node is None or not isinstance(node.value, ast.Constant) or type(node.value.value) is not int or \
+                abs(node.value.value - iterations) > 1:
+            return None
+        in_frame = snap.f_code.co_firstlineno <= node.lineno <= _last_line(snap.f_code)
+        if not in_frame and (node not in getattr(tree, "body", []) or name in snap.f_code.co_varnames):
+            return None  # a parameter or a local of another function: not the count this loop read
+        return Location(path, node.lineno, node.col_offset + 1), name
+    return None
+
+
 def _loops_around(snap) -> list:
     """The ``(first line, last line, Location)`` of each ``for``/``while`` of the frame's function that
     holds the line it runs."""

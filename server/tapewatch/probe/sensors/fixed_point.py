@@ -10,7 +10,9 @@ truncated map), so an FD check can never reveal this; only the iterates can.
 
 Seen at run time as a chain: the same kernel launched again and again on
 one tape, each launch reading the array the previous one wrote (fresh
-arrays or a ping-pong pair), with the change between consecutive outputs
+arrays or a ping-pong pair), or the same short cycle of kernels (a Jacobi
+sweep as a gather then an update, each reading what the one before wrote),
+with the change between consecutive outputs
 shrinking (a contraction: a simulation's steps do not shrink steadily, and a
 kernel that takes or uses a time step, ``dt``, or is named for one,
 ``step``/``integrate``/``advect``..., is taken for a simulation, not a
@@ -26,7 +28,7 @@ about 10 times, not 50: each measurement is two host copies).
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from ... import codes
 from ...model import Finding, Related
@@ -41,6 +43,7 @@ STEADY = 0.8  # ... and this share of the successive changes must shrink
 NOISE = 1e-6  # changes below this fraction of the iterate's size are rounding, not movement
 MAX_ELEMENTS = 1 << 20
 DENSE = 4  # steps measured one by one before the measurements thin out to powers of two
+MAX_CYCLE = 3  # other kernels an iteration may launch between two launches of the chain's own kernel
 
 
 def _sampled(step: int) -> bool:
@@ -49,10 +52,11 @@ def _sampled(step: int) -> bool:
 
 
 class Chain:
-    __slots__ = ("kernel", "record", "count", "prev", "last", "deltas", "steps", "scale", "broken")
+    __slots__ = ("kernel", "record", "count", "prev", "last", "deltas", "steps", "scale", "broken", "tips",
+                 "cycle")
 
     def __init__(self, kernel, record, out):
-        self.kernel = kernel
+        self.kernel = kernel  # the chain's own kernel: each of its launches makes an iterate
         self.record = record  # the first launch: where the loop's launch line is
         self.count = 1
         self.prev = None  # the output before the last one
@@ -61,27 +65,51 @@ class Chain:
         self.steps: List[int] = []  # which change each delta measured (1: the second launch's)
         self.scale = 0.0
         self.broken = False  # something else wrote ``prev``: its values are not an iterate any more
+        # What the iteration's next launch may read: the last iterate, and what other kernels made from it
+        # since, each with the kernels that led there (a sweep's ``gather`` output: ``(gather,)``).
+        self.tips: Dict[int, Tuple[object, tuple]] = {id(out): (out, ())}
+        self.cycle: Optional[tuple] = None  # the other kernels of one iteration, once one was seen
+
+    def follows(self, kernel, path: tuple, other_ok) -> bool:
+        """Does a launch of ``kernel`` that read a tip reached through ``path`` continue the iteration?"""
+        if kernel is self.kernel:
+            return path == self.cycle if self.cycle is not None else True
+        longer = path + (kernel,)
+        if self.cycle is not None:
+            return self.cycle[:len(longer)] == longer
+        return len(longer) <= MAX_CYCLE and other_ok(kernel)
 
 
 class _Chains:
-    """A tape's chains, indexed by their last and previous iterate (by identity)."""
+    """A tape's chains, indexed by their tips and previous iterate (by identity)."""
 
     def __init__(self) -> None:
         self.all: List[Chain] = []
-        self.by_last: Dict[int, Chain] = {}
+        self.by_tip: Dict[int, Chain] = {}
         self.by_prev: Dict[int, Chain] = {}
 
     def start(self, chain: Chain) -> None:
         self.all.append(chain)
-        self.by_last[id(chain.last)] = chain
+        self.by_tip[id(chain.last)] = chain
 
-    def advance(self, chain: Chain, out) -> None:
-        for index, arr in ((self.by_last, chain.last), (self.by_prev, chain.prev)):
-            if arr is not None and index.get(id(arr)) is chain:
-                del index[id(arr)]
+    def advance(self, chain: Chain, out, path: tuple) -> None:
+        """The chain's own kernel made a new iterate from a tip reached through ``path``."""
+        for key in chain.tips:
+            if self.by_tip.get(key) is chain:
+                del self.by_tip[key]
+        if chain.prev is not None and self.by_prev.get(id(chain.prev)) is chain:
+            del self.by_prev[id(chain.prev)]
+        if chain.cycle is None:
+            chain.cycle = path
         chain.prev, chain.last, chain.count, chain.broken = chain.last, out, chain.count + 1, False
+        chain.tips = {id(out): (out, ())}
         self.by_prev[id(chain.prev)] = chain
-        self.by_last[id(out)] = chain
+        self.by_tip[id(out)] = chain
+
+    def extend(self, chain: Chain, out, path: tuple) -> None:
+        """Another kernel of the iteration made ``out`` from a tip: ``out`` is a tip too."""
+        chain.tips[id(out)] = (out, path)
+        self.by_tip[id(out)] = chain
 
 
 class FixedPoint(Sensor):
@@ -90,6 +118,14 @@ class FixedPoint(Sensor):
     def __init__(self, tracker):
         self.tracker = tracker
         self._chains: PerTape[_Chains] = PerTape(_Chains)
+        self._steppers: Dict[int, tuple] = {}  # id(kernel) -> (kernel, is it a time stepper), asked once
+
+    def _solver_step(self, kernel) -> bool:
+        """Not a simulation's time step (``_time_stepper``), decided once per kernel."""
+        known = self._steppers.get(id(kernel))
+        if known is None or known[0] is not kernel:
+            known = self._steppers[id(kernel)] = (kernel, _time_stepper(kernel))
+        return not known[1]
 
     def on_launch(self, state, record) -> None:
         chains = self._chains.of(state)
@@ -97,25 +133,36 @@ class FixedPoint(Sensor):
         writes = [a for a in record.accesses if a.write and differentiable(a.array)]
         # Looked up by the arrays a launch touches, not by scanning every chain: a script with
         # thousands of unrelated same-shape launches must not pay for each one at every launch.
-        continued = None
+        continued: Optional[Chain] = None
+        path: tuple = ()
+        tip = None
         for a in reads:
-            chain = chains.by_last.get(id(a.array))
-            if chain is not None and chain.kernel is record.kernel:
-                continued = chain
+            chain = chains.by_tip.get(id(a.array))
+            held = chain.tips.get(id(a.array)) if chain is not None else None
+            if chain is not None and held is not None and held[0] is a.array and \
+                    chain.follows(record.kernel, held[1], self._solver_step) and \
+                    (continued is None or len(held[1]) > len(path)):
+                continued, path, tip = chain, held[1], a.array
         for a in writes:
             chain = chains.by_prev.get(id(a.array))
             if chain is not None and chain is not continued:
                 chain.broken = True  # another launch overwrote the previous iterate
         if continued is not None:
             chain = continued
-            out = next((a.array for a in writes if _alike(a.array, chain.last) and a.array is not chain.last), None)
+            own = record.kernel is chain.kernel
+            base = chain.last if own else tip
+            out = next((a.array for a in writes if _alike(a.array, base) and a.array is not base
+                        and id(a.array) not in chain.tips), None)
             if out is None:
+                return
+            if not own:
+                chains.extend(chain, out, path + (record.kernel,))
                 return
             if chain.prev is not None and not chain.broken and _sampled(chain.count - 1):
                 self._measure(chain)
-            chains.advance(chain, out)
+            chains.advance(chain, out, path)
             return
-        if _time_stepper(record.kernel):
+        if not self._solver_step(record.kernel):
             return  # a simulation's steps settle too; they are not a truncated solve
         for w in writes:
             if any(_alike(r.array, w.array) and r.array is not w.array for r in reads):
@@ -148,22 +195,37 @@ class FixedPoint(Sensor):
         first, last = chain.deltas[0], chain.deltas[-1]
         rate = (last / first) ** (1.0 / max(chain.steps[-1] - chain.steps[0], 1))
 
+        others = [warp_seams.kernel_name(k) for k in chain.cycle or ()]
+        what = "`%s`" % record.kernel_name + (" (with %s)" % ", ".join("`%s`" % n for n in others) if others else "")
+        each = "each launch reading the previous one's output" if not others else \
+            "each iteration reading the previous one's output"
+
         def build() -> Finding:
-            message = ("`%s` was applied %d times in a row on this tape, each launch reading the previous one's "
-                       "output, and its iterates were still moving at the last one: the last step changed them by "
+            message = ("%s was applied %d times in a row on this tape, %s, and its iterates were still moving at "
+                       "the last one: the last step changed them by "
                        "%.3g, %.2g%% of the first measured step's %.3g (each step shrinks the change by about "
                        "%.2f×). If this is an iterative solve, the gradient is that of the %d-step truncated "
                        "iteration, not of the converged solution, and the slower the convergence the larger the "
                        "gap; finite differences of this program agree with its tape, so an FD check cannot reveal "
                        "it. Iterate until the change is negligible (and compare the gradient), or differentiate the "
                        "fixed point implicitly."
-                       % (record.kernel_name, chain.count, last, 100.0 * last / first, first, rate, chain.count))
+                       % (what, chain.count, each, last, 100.0 * last / first, first, rate, chain.count))
             launch = record.location()
-            # The loop that repeats the step is where the iteration count is decided: the line to change.
+            # The loop that repeats the step is where the iteration count is decided: the line to change,
+            # or the statement that sets its count (``N_SWEEP = 15`` for ``range(N_SWEEP)``).
             loop = registry.attempt("finding the loop that repeats a step", lambda: source_patterns.enclosing_loop(record.site))
-            related = [Related(launch, "`%s` launched here, once per iteration" % record.kernel_name, "launch")] \
-                if loop is not None and launch is not None else []
-            return Finding(code="TW208", message=message, location=loop or launch, related=related,
+            count = registry.attempt("finding where the iteration count is set",
+                                     lambda: source_patterns.iteration_count(record.site, chain.count,
+                                                                             _COUNT.search)) \
+                if loop is not None else None
+            related = []
+            if count is not None:
+                related.append(Related(loop, "the loop that runs `%s` iterations" % count[1], "loop"))
+            if launch is not None and loop is not None:
+                related.append(Related(launch, "`%s` launched here, once per iteration" % record.kernel_name,
+                                       "launch"))
+            return Finding(code="TW208", message=message, location=count[0] if count else loop or launch,
+                           related=related,
                            severity=codes.severity("TW208"),
                            data={"kernel": record.kernel_name, "steps": chain.count, "first_change": first,
                                  "last_change": last, "ratio": last / first, "launch": record.index})
@@ -176,6 +238,11 @@ _SIMULATION = re.compile(r"step|integrat|simulat|advance|advect|euler|verlet|rol
 # A step of a solver, by name (``power_step``, ``jacobi_step``, ``relax_sweep``): a step, but not of time.
 _SOLVER = re.compile(r"power|jacobi|gauss|seidel|sweep|relax|iterat|solve|fixed|newton|picard|pagerank|contract",
                      re.I)
+
+
+# A solver's iteration count, by name (``N_SWEEP``, ``n_iters``, ``JACOBI_SWEEPS``), not a trajectory's length
+# (``STEPS``, ``DAYS``): changing the first converges the solve, changing the second changes the model.
+_COUNT = re.compile(r"sweep|iter|jacobi|gauss|seidel|relax|solve|newton|picard|fixed", re.I)
 
 
 def _time_stepper(kernel) -> bool:

@@ -306,16 +306,31 @@ def seed_assignment(tree: ast.AST, call: Optional[ast.Call], path: str, values: 
     if any(isinstance(n, ast.Name) and n.id == only and isinstance(n.ctx, ast.Load) and not first <= n.lineno <= last
            for n in ast.walk(scope)):
         return None  # also read elsewhere (``r`` of the loss, scaled into the seed): not the seed's own statement
-    calls = [dotted(c.func) or "" for c in ast.walk(node.value) if isinstance(c, ast.Call)]
-    if any(c.endswith("numpy") or c.split(".", 1)[0] in ("wp", "warp") for c in calls):
-        return None  # a host copy or a Warp array: the seed's arithmetic is in the call
+    calls = [c for c in ast.walk(node.value) if isinstance(c, ast.Call)]
+    if any((dotted(c.func) or "").endswith("numpy") or (_warp_call(c) and not _array_of_arithmetic(c))
+           for c in calls):
+        # A host copy, or a Warp array of a value computed elsewhere (``wp.array(seed_np)``): the seed's
+        # arithmetic is not in this statement.  ``wp.array((2.0 * r).astype(np.float32))`` keeps it.
+        return None
     earlier = {name: nodes[-1].value for name, nodes in assigned.items() if nodes[-1].lineno < node.lineno}
     if _affine_in(node.value, values, earlier, MAX_DEPTH) is not True:
         return None
     return Location(path, node.lineno, node.col_offset + 1, node.end_lineno, (node.end_col_offset or 0) + 1)
 
 
-_PASS_THROUGH = frozenset({"astype", "reshape", "ravel", "flatten", "copy", "asarray", "array", "float64", "float32"})
+def _warp_call(call: ast.Call) -> bool:
+    return (dotted(call.func) or "").split(".", 1)[0] in ("wp", "warp")
+
+
+def _array_of_arithmetic(call: ast.Call) -> bool:
+    """``wp.array(<arithmetic>, dtype=...)``: a Warp array made from values this call computes."""
+    name = (dotted(call.func) or "").rsplit(".", 1)[-1]
+    return name in ("array", "from_numpy") and bool(call.args) and \
+        any(isinstance(n, ast.BinOp) for n in ast.walk(call.args[0]))
+
+
+_PASS_THROUGH = frozenset({"astype", "reshape", "ravel", "flatten", "copy", "asarray", "array", "from_numpy", "float64",
+                           "float32"})
 
 
 def _affine_in(expr: ast.expr, values: str, earlier: Dict[str, ast.expr], depth: int) -> Optional[bool]:
@@ -346,7 +361,8 @@ def _affine_in(expr: ast.expr, values: str, earlier: Dict[str, ast.expr], depth:
             return False if right else left
         return False if left or right else None
     if isinstance(expr, ast.Call):
-        name = (dotted(expr.func) or "").rsplit(".", 1)[-1]
+        # ``y.numpy().astype(...)``: a method of a call's result has no dotted name, only its attribute.
+        name = expr.func.attr if isinstance(expr.func, ast.Attribute) else (dotted(expr.func) or "")
         parts = [_affine_in(a, values, earlier, depth) for a in expr.args]
         if isinstance(expr.func, ast.Attribute) and name in _PASS_THROUGH:
             parts.append(_affine_in(expr.func.value, values, earlier, depth))
