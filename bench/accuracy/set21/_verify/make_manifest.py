@@ -37,8 +37,8 @@ goods = [p for p in progs if p.startswith("c")]
 lines = []
 lines.append("# Set 21: greenhouses, battery packs, solar-farm soiling, tyres, glaciers, soil water retention, retail demand, motorway traffic, glass tempering, wildfires, water mains, grain markets, furnace radiation, crowd evacuation, permafrost, track cycling, suspension footbridges, trampolines, orchard irrigation, radionuclide decay chains, car parks, traction kites, ice hockey and SCARA robot calibration — planted Warp gradient bugs and correct look-alikes\n")
 lines.append("All numbers below are copied by `_verify/make_manifest.py` from `_verify/results.json` "
-             "(written by `_verify/verify.py`) and `_verify/fix_results.json` (written by "
-             "`_verify/check_fixes.py`); nothing is typed in by hand.\n")
+             "(written by `bench/accuracy/_verify/verify.py`) and `_verify/fix_results.json` (written by "
+             "`bench/accuracy/_verify/check_fixes.py`); nothing is typed in by hand.\n")
 lines.append("Ground truth: Warp AD gradient vs central finite differences of the quantity the program reports "
              "(`rel_err = |ad - fd| / |fd|`, 2-norms; MATCH below 1e-2; NaN AD with finite FD is DIFFER). "
              "Programs expose `PARAMS0` + `evaluate(p) -> (loss, grad)` (the driver differences `loss` "
@@ -128,11 +128,11 @@ lines.append(f"- standalone wall time (`python prog.py`, exit 0): at most {mx:.2
 if cold:
     mx1 = max(v["cold_s"] for v in cold.values())
     bad = [k for k, v in cold.items() if v["rc"] != 0]
-    lines.append(f"- with an empty kernel cache (compilation included, `_verify/cold_times.py`): at most {mx1:.2f} s; "
+    lines.append(f"- with an empty kernel cache (compilation included, `bench/accuracy/_verify/cold_times.py`): at most {mx1:.2f} s; "
                  f"non-zero exits: {bad if bad else 'none'}")
 lines.append("")
-lines.append("Reproduce: `python _verify/verify.py && python _verify/check_fixes.py && "
-             "python _verify/make_manifest.py` (two programs at a time; kernels are cached under `_verify/_kcache`). "
+lines.append("Reproduce: `python bench/accuracy/_verify/verify.py bench/accuracy/set21 && python bench/accuracy/_verify/check_fixes.py bench/accuracy/set21 && "
+             "python bench/accuracy/set21/_verify/make_manifest.py` (two programs at a time; kernels are cached under `_verify/_kcache`). "
              "`evaluate` programs are also checked for repeatability: the AD gradient is recomputed after all FD "
              "calls and must agree (largest `repeat_max_abs_diff` in results.json: "
              f"{max((v.get('repeat_max_abs_diff') or 0.0) for v in res.values()):.3g}).")
