@@ -315,3 +315,20 @@ def test_flag_reaches_the_probe():
     assert "--check-launches" not in probe_command(RunRequest(script="s.py", check_launches=False), 3)
     assert build_parser().parse_args(["check", "s.py"]).check_launches is True
     assert build_parser().parse_args(["check", "s.py", "--no-check-launches"]).check_launches is False
+
+
+def test_a_conditional_expression_over_arrays_on_an_old_warp(python):
+    """Warp before 1.17 drops the gradient of ``raw[i] / gain[i] if flag else raw[i]`` (NVIDIA/warp#1736):
+    the launch check's TW404 sits on that expression and says so; from 1.17 on the program is correct."""
+    path = Path(__file__).parent / "corpus" / "ternary_reads_arrays.py"
+    result = run(path, python, check_launches=True)
+    assert result.exit_code == 0 and result.outcome == "ok"
+    version = tuple(int(p) for p in result.warp_version.split(".")[:2])
+    if version >= (1, 17):
+        assert result.findings == []
+        return
+    assert [(f.code, f.location.line) for f in result.findings] == \
+        [("TW404", lines_of(path, "# the conditional expression")[0])]
+    f = result.findings[0]
+    assert "NVIDIA/warp#1736" in f.message and "`if`/`else`" in f.message and f.data["warp_issue"] == 1736
+    assert related(f, "launch") == [(str(path), lines_of(path, "# the launch")[0])]

@@ -206,7 +206,16 @@ class LaunchCheck:
                    % (what, w["ad"], w["fd"], w["fd_forward"], w["fd_backward"],
                       result.max_abs, result.max_rel, result.failed, result.checked,
                       w.get("atol", ATOL), RTOL))
-        if culprit is not None:
+        ternary = registry.attempt("looking for a conditional expression over arrays",
+                                   lambda: ternary_over_arrays(self.wp, kernel)) if culprit is None else None
+        if ternary is not None:
+            loc = ternary
+            message = ("The adjoint of `%s` disagrees with finite differences at its launch: %s. This line is a "
+                       "conditional expression whose branches read array elements (`a[i] / t[i] if flag else "
+                       "a[i]`): Warp before 1.17 gives no gradient through it (NVIDIA/warp#1736; this run uses "
+                       "Warp %s). Write it as an `if`/`else` statement, or upgrade Warp."
+                       % (kname, numbers, getattr(self.wp.config, "version", "?")))
+        elif culprit is not None:
             message = ("The custom adjoint of `%s` makes the adjoint of `%s` disagree with finite differences at "
                        "its launch: %s. Checked on its own, %s." % (culprit.func_name, kname, numbers, culprit.numbers))
         else:
@@ -231,6 +240,8 @@ class LaunchCheck:
                 "samples": result.samples, "cotangent": result.cotangent}
         if culprit is not None:
             data["custom_adjoint"] = culprit.func_name
+        if ternary is not None:
+            data["warp_issue"] = 1736
         registry.report(key, Finding(code="TW404", message=message, location=loc, severity=codes.severity("TW404"),
                                      related=related, data=data), launches=[data["launch"]])
 
@@ -259,3 +270,37 @@ def _uses_atomic_results(wp, kernel) -> bool:
     if kernel_access(kernel).atomic_results:
         return True
     return any(kernel_access(obj).atomic_results for _, obj in reached_functions(wp, kernel))
+
+
+# Warp 1.17 made a conditional expression's branches that read array elements pass their gradient on
+# (NVIDIA/warp#1736, measured: 1.16 gives 0, 1.17 the right value).  A fixed bug has no API to detect.
+TERNARY_FIXED = (1, 17)
+
+
+def ternary_over_arrays(wp, kernel):
+    """On a Warp before 1.17, the first conditional expression (``x if c else y``) of ``kernel`` whose
+    branches read elements of its array parameters: its ``Location``, else None."""
+    import ast  # noqa: PLC0415
+
+    from ...model import Location  # noqa: PLC0415
+    from ...warpsrc.source import file_tree  # noqa: PLC0415
+
+    version = tuple(int(p) for p in str(getattr(wp.config, "version", "0.0")).split(".")[:2] if p.isdigit())
+    if version >= TERNARY_FIXED:
+        return None
+    code = getattr(getattr(kernel, "func", None), "__code__", None)
+    tree = file_tree(code.co_filename) if code is not None else None
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and \
+                (node.decorator_list[0].lineno if node.decorator_list else node.lineno) == code.co_firstlineno:
+            arrays = {a.arg for a in node.args.args}
+            for expr in ast.walk(node):
+                if isinstance(expr, ast.IfExp) and all(
+                        any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in arrays
+                            for n in ast.walk(branch)) for branch in (expr.body, expr.orelse)):
+                    return Location(code.co_filename, expr.lineno, expr.col_offset + 1)
+            return None
+    return None
+
