@@ -381,10 +381,16 @@ def collect_scripts(paths: List[str], notes: Optional[List[str]] = None, config=
 
 
 def _records_a_tape(path: str) -> bool:
+    """A folder's script is run when it records a tape (``lint.context.FileContext.records_a_tape``); one
+    that does not parse is run too when it mentions a tape, so that its syntax error is reported."""
+    from .lint.context import parse  # noqa: PLC0415
     from .spawn import read_head  # noqa: PLC0415
 
     text = read_head(path, 1 << 20).decode("utf-8", "replace")
-    return "Tape(" in text and ".backward(" in text
+    ctx = parse(text, path)
+    if ctx is None:
+        return "Tape(" in text
+    return ctx.records_a_tape
 
 
 async def _run_all(requests, jobs: int, quiet: bool, err, with_harness: bool = True, early=None) -> list:

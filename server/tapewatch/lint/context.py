@@ -325,6 +325,13 @@ class FileContext:
             self._diff_sites = sorted(found, key=lambda n: (n.lineno, n.col_offset))
         return self._diff_sites
 
+    @property
+    def records_a_tape(self) -> bool:
+        """Whether the file makes a ``wp.Tape`` or calls ``warp.autograd`` (the import aliases resolved): the
+        one static answer to "does this script record a tape", by which a folder's scripts are picked
+        (``cli``).  What a run really did is ``RunResult.recorded_a_tape``."""
+        return any(not (isinstance(c.func, ast.Attribute) and c.func.attr == "backward") for c in self.diff_sites)
+
     def _differentiates(self, call: ast.Call) -> bool:
         func = call.func
         if isinstance(func, ast.Attribute):
