@@ -376,7 +376,11 @@ def _statements_taken(grad, inputs: Optional[dict]) -> Optional[set]:
     if fdef is None:
         return None
     try:
-        env = dict(inputs)
+        # The module's numbers first (``if v < V_STALL:`` compares with a constant of the helper module),
+        # then the inputs, which shadow them.
+        module = getattr(getattr(grad, "func", None), "__globals__", None) or {}
+        env = {k: v for k, v in module.items() if type(v) in (int, float) and not k.startswith("__")}
+        env.update(inputs)
         code = getattr(getattr(grad, "func", None), "__code__", None)
         if code is not None and code.co_argcount:
             env.setdefault(code.co_varnames[code.co_argcount - 1], 1.0)  # the output's adjoint

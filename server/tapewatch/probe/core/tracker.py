@@ -375,6 +375,12 @@ class Tracker:
         if id(kernel) not in self.untaped_kernels and len(self.untaped_kernels) < MAX_UNTAPED_KERNELS:
             self.untaped_kernels[id(kernel)] = (kernel, Site.here())
         self.bus.tell(Sensor.on_untaped_kernel, "noting an untaped launch", kernel)
+        if any(getattr(facts.known(a), "zeroed", None) is not None for a in args if hasattr(a, "__dict__")):
+            # An optimizer's kernel reading a gradient tape.zero() cleared after a backward filled it; a read
+            # while a live tape read its array is a read before that tape's backward (TW205 says so there).
+            for acc in self.accesses(kernel, args):
+                if acc.read and not self.gradient_owners(acc.array):
+                    self._zeroed_read(acc.array, "a launch of `%s`" % warp_seams.kernel_name(kernel))
         carriers = self.bus.listeners(Sensor.on_untaped_kernel_accesses)
         if not self._live and not carriers:
             return

@@ -53,7 +53,7 @@ def _sampled(step: int) -> bool:
 
 class Chain:
     __slots__ = ("kernel", "record", "count", "prev", "last", "deltas", "steps", "scale", "broken", "tips",
-                 "cycle")
+                 "cycle", "named_step")
 
     def __init__(self, kernel, record, out):
         self.kernel = kernel  # the chain's own kernel: each of its launches makes an iterate
@@ -69,6 +69,7 @@ class Chain:
         # since, each with the kernels that led there (a sweep's ``gather`` output: ``(gather,)``).
         self.tips: Dict[int, Tuple[object, tuple]] = {id(out): (out, ())}
         self.cycle: Optional[tuple] = None  # the other kernels of one iteration, once one was seen
+        self.named_step = False  # the kernel's name says it steps, and no time step says it simulates
 
     def follows(self, kernel, path: tuple, other_ok) -> bool:
         """Does a launch of ``kernel`` that read a tip reached through ``path`` continue the iteration?"""
@@ -118,14 +119,17 @@ class FixedPoint(Sensor):
     def __init__(self, tracker):
         self.tracker = tracker
         self._chains: PerTape[_Chains] = PerTape(_Chains)
-        self._steppers: Dict[int, tuple] = {}  # id(kernel) -> (kernel, is it a time stepper), asked once
+        self._steppers: Dict[int, tuple] = {}  # id(kernel) -> (kernel, ``_stepper``), asked once
 
-    def _solver_step(self, kernel) -> bool:
-        """Not a simulation's time step (``_time_stepper``), decided once per kernel."""
+    def _stepper(self, kernel) -> Optional[str]:
         known = self._steppers.get(id(kernel))
         if known is None or known[0] is not kernel:
-            known = self._steppers[id(kernel)] = (kernel, _time_stepper(kernel))
-        return not known[1]
+            known = self._steppers[id(kernel)] = (kernel, _stepper(kernel))
+        return known[1]
+
+    def _solver_step(self, kernel) -> bool:
+        """Neither takes a time step nor is named for one (``_stepper``), decided once per kernel."""
+        return self._stepper(kernel) is None
 
     def on_launch(self, state, record) -> None:
         chains = self._chains.of(state)
@@ -162,11 +166,15 @@ class FixedPoint(Sensor):
                 self._measure(chain)
             chains.advance(chain, out, path)
             return
-        if not self._solver_step(record.kernel):
+        stepper = self._stepper(record.kernel)
+        if stepper == "dt":
             return  # a simulation's steps settle too; they are not a truncated solve
         for w in writes:
             if any(_alike(r.array, w.array) and r.array is not w.array for r in reads):
-                chains.start(Chain(record.kernel, record, w.array))
+                chain = Chain(record.kernel, record, w.array)
+                # ``mix_step``: a solver's step only if its loop's count is named for one (``N_ITER``)
+                chain.named_step = stepper == "name"
+                chains.start(chain)
                 return
 
     def before_backward(self, tape, state, site=None, args=(), kwargs=None) -> None:
@@ -192,6 +200,10 @@ class FixedPoint(Sensor):
         key = ("TW208", record.site.key(), record.kernel_name)
         if registry.bump(key):
             return
+        if chain.named_step and registry.attempt(
+                "finding where the iteration count is set",
+                lambda: source_patterns.iteration_count(record.site, chain.count, _COUNT.search)) is None:
+            return  # named for a step, and its loop's count for none of a solver's: a simulation settling
         first, last = chain.deltas[0], chain.deltas[-1]
         rate = (last / first) ** (1.0 / max(chain.steps[-1] - chain.steps[0], 1))
 
@@ -245,18 +257,18 @@ _SOLVER = re.compile(r"power|jacobi|gauss|seidel|sweep|relax|iterat|solve|fixed|
 _COUNT = re.compile(r"sweep|iter|jacobi|gauss|seidel|relax|solve|newton|picard|fixed", re.I)
 
 
-def _time_stepper(kernel) -> bool:
-    """A kernel that takes or uses a time step (``dt``, ``DT``...), or is named for one, integrates a
-    simulation: its steps settle too, and that is not a truncated solve."""
+def _stepper(kernel) -> Optional[str]:
+    """Whether a kernel integrates a simulation (its steps settle too, and that is not a truncated solve):
+    ``"dt"`` when it takes or uses a time step (``dt``, ``DT``...), ``"name"`` when only its name says it
+    steps (``mix_step`` may be a solver's step as well as a time step), None for neither."""
     try:
+        if any(_TIME_STEP.fullmatch(p.label) for p in warp_seams.kernel_params(kernel)) or \
+                _TIME_STEP.search(warp_seams.kernel_source(kernel) or ""):
+            return "dt"
         name = kernel.key or ""
-        if _SIMULATION.search(name) and not _SOLVER.search(name):
-            return True
-        if any(_TIME_STEP.fullmatch(p.label) for p in warp_seams.kernel_params(kernel)):
-            return True
-        return bool(_TIME_STEP.search(warp_seams.kernel_source(kernel) or ""))
+        return "name" if _SIMULATION.search(name) and not _SOLVER.search(name) else None
     except Exception:
-        return False
+        return None
 
 
 def _alike(a, b) -> bool:
