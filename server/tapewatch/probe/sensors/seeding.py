@@ -47,6 +47,7 @@ class Seeding(Sensor):
         self.tracker = tracker
         self._seed_sites: Dict[int, Site] = {}  # id(grad array) -> where the script wrote it
         self._previous: Optional[List[Leaf]] = None  # the leaves of the last differentiated tape
+        self._spelled: Dict[int, str] = {}  # id(output) -> its key as written in this backward's ``grads={}``
 
     # -- where seeds are written ---------------------------------------------
     def on_seed_write(self, grad) -> None:
@@ -54,6 +55,17 @@ class Seeding(Sensor):
         self._seed_sites[id(grad)] = Site.here()
         while len(self._seed_sites) > 256:
             self._seed_sites.pop(next(iter(self._seed_sites)))
+
+    def _filled_seed(self, g) -> Optional[Site]:
+        """Where the script filled the array it passes in ``grads={out: g}`` by a call of its own
+        (``g.fill_(value)``, ``g.assign(values)``): the seed's values are decided there.  None for a seed made
+        by a factory (``wp.full``, ``wp.ones``) or never filled."""
+        at = self._seed_sites.get(id(g))
+        snap = at.primary if at is not None else None
+        call = self.tracker.registry.attempt("reading where a seed was filled",
+                                             lambda: call_expressions.call_at(snap, ("fill_", "assign"))) \
+            if snap is not None else None
+        return at if call is not None and call_expressions.callee_name(call) in ("fill_", "assign") else None
 
     def before_backward(self, tape, state, site: Site, args=(), kwargs=None) -> None:
         kwargs = kwargs or {}
@@ -64,9 +76,16 @@ class Seeding(Sensor):
             return
         outputs = _terminal_outputs(state)
         seeds = []  # (array, seed values as NumPy, where it was written)
+        self._spelled = {}
         if grads:
-            for arr, g in grads.items():
-                seeds.append((arr, _host(g), site))
+            # ``grads={press[-1]: seed}``: the key as written is how the host code near it spells the output
+            # (its launch wrote ``press[s + 1]`` in a loop).
+            keys = self.tracker.registry.attempt("reading the backward() call's seeds",
+                                                 lambda: _grads_keys(site), None) or []
+            for n, (arr, g) in enumerate(grads.items()):
+                seeds.append((arr, _host(g), self._filled_seed(g) or site))
+                if n < len(keys) and keys[n]:
+                    self._spelled[id(arr)] = keys[n]
         else:
             for arr in outputs:
                 g = getattr(arr, "grad", None)
@@ -202,9 +221,10 @@ class Seeding(Sensor):
     def _names(self, state, arr) -> List[str]:
         """What the program calls ``arr``: at the launch that wrote it, and in the frames around backward()."""
         registry = self.tracker.registry
-        out = []
+        spelled = self._spelled.get(id(arr))
+        out = [spelled] if spelled else []
         first = self._name(state, arr, None, None)
-        if first:
+        if first and first not in out:
             out.append(first)
         frame = user_code.innermost_user_frame()
         while frame is not None and len(out) < 6:
@@ -505,3 +525,21 @@ def _mismatch(objective, c: float, n: int, name: str, seed_site: Site):
              "(`grads={%s: wp.array(weights, dtype=float)}`), or weight inside the kernel."
              % (seeded, line, shown, name)),
             {"kind": "sum-vs-weighted", "weights": [float(w) for w in weights[:16]]})
+
+
+def _grads_keys(site: Site) -> List[Optional[str]]:
+    """The keys of a literal ``grads={...}`` dict at the ``backward()`` call of ``site``, as written, in order
+    (None for a ``**spread``)."""
+    import ast  # noqa: PLC0415
+
+    snap = site.primary
+    call = call_expressions.call_at(snap, ("backward",)) if snap is not None else None
+    if call is None:
+        return []
+    grads = next((k.value for k in call.keywords if k.arg == "grads"), None)
+    if grads is None and len(call.args) > 1:
+        grads = call.args[1]
+    if not isinstance(grads, ast.Dict):
+        return []
+    return [ast.unparse(k) if k is not None else None for k in grads.keys]
+
