@@ -279,28 +279,24 @@ TERNARY_FIXED = (1, 17)
 
 def ternary_over_arrays(wp, kernel):
     """On a Warp before 1.17, the first conditional expression (``x if c else y``) of ``kernel`` whose
-    branches read elements of its array parameters: its ``Location``, else None."""
+    branches read elements of its parameters: its ``Location``, else None."""
     import ast  # noqa: PLC0415
 
     from ...model import Location  # noqa: PLC0415
-    from ...warpsrc.source import file_tree  # noqa: PLC0415
+    from ...warpsrc.source import parse_def  # noqa: PLC0415
 
     version = tuple(int(p) for p in str(getattr(wp.config, "version", "0.0")).split(".")[:2] if p.isdigit())
     if version >= TERNARY_FIXED:
         return None
     code = getattr(getattr(kernel, "func", None), "__code__", None)
-    tree = file_tree(code.co_filename) if code is not None else None
-    if tree is None:
+    fdef = parse_def(warp_seams.kernel_source(kernel)) if code is not None else None
+    if fdef is None:
         return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and \
-                (node.decorator_list[0].lineno if node.decorator_list else node.lineno) == code.co_firstlineno:
-            arrays = {a.arg for a in node.args.args}
-            for expr in ast.walk(node):
-                if isinstance(expr, ast.IfExp) and all(
-                        any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in arrays
-                            for n in ast.walk(branch)) for branch in (expr.body, expr.orelse)):
-                    return Location(code.co_filename, expr.lineno, expr.col_offset + 1)
-            return None
+    params = {a.arg for a in fdef.args.args}
+    for expr in ast.walk(fdef):
+        if isinstance(expr, ast.IfExp) and all(
+                any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in params
+                    for n in ast.walk(branch)) for branch in (expr.body, expr.orelse)):
+            # (the kernel's own source, parsed from its first decorator: lines counted from there)
+            return Location(code.co_filename, code.co_firstlineno + expr.lineno - 1, expr.col_offset + 1)
     return None
-
