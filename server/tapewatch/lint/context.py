@@ -33,7 +33,7 @@ from .kernels import (
     warp_function,
 )
 from .names import Names, unparse
-from .vectypes import MATRIX, VECTOR, ValueType, constructed_type, user_type_from_factory
+from .vectypes import ValueType, constructed_type, user_type_from_factory, varying_components
 
 # Attribute calls the module pass resolves (``wp.set_module_options(...)``, ``wp.kernel(f)``).
 _CALLS_OF_INTEREST = frozenset({"set_module_options", "kernel", "func"})
@@ -166,15 +166,7 @@ class FileContext:
             if built is None or built.constant or (vtype is not None and built != vtype):
                 return None
             vtype = built
-            args = value.args  # type: ignore[union-attr]
-            varying = [i for i, a in enumerate(args) if not self.is_constant(a)]
-            cols = built.shape[1] if built.family == MATRIX and built.shape else None
-            if cols is not None and len(args) == built.shape[0] * cols:  # type: ignore[index]
-                keys |= {(i // cols, i % cols) for i in varying}
-            elif built.family == VECTOR and built.length and len(args) == built.length:
-                keys |= {(i,) for i in varying}
-            elif varying:
-                keys.add(())
+            keys.update(varying_components(value, built, self.is_constant))  # type: ignore[arg-type]
         if vtype is None or not keys:
             return None
         return vtype, tuple(sorted(keys, key=repr))

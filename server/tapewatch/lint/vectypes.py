@@ -37,6 +37,26 @@ class ValueType:
     constant: bool = False  # identity-like: its components carry no gradient
 
 
+def varying_components(call: ast.Call, vtype: ValueType, is_constant) -> list:
+    """The components a constructor of ``vtype`` gives a non-constant value (constants carry no gradient):
+    ``[(0, 2), (1, 2)]`` for a matrix written element by element, ``[(1,)]`` for a vector, ``[()]`` (every
+    component) for one argument, a transform, or a matrix given by rows."""
+    if vtype.constant or not call.args:
+        return []
+    args = call.args
+    varying = [i for i, a in enumerate(args) if not (isinstance(a, ast.Constant) or is_constant(a))]
+    if not varying:
+        return []
+    if len(args) == 1 or vtype.family == TRANSFORM:
+        return [()]
+    if vtype.family == MATRIX:
+        if vtype.shape and len(args) == vtype.shape[0] * vtype.shape[1]:
+            cols = vtype.shape[1]
+            return [(i // cols, i % cols) for i in varying]
+        return [()]  # rows/columns given as vectors
+    return [(i,) for i in varying]
+
+
 def builtin_type(qualname: Optional[str]) -> Optional[ValueType]:
     if not qualname or not qualname.startswith("warp.") or qualname.count(".") != 1:
         return None

@@ -24,7 +24,7 @@ from .. import findings
 from ..context import FileContext
 from ..kernels import FUNC, WarpFunction
 from ..names import unparse
-from ..vectypes import MATRIX, TRANSFORM, VECTOR, ValueType, annotated_type, constructed_type
+from ..vectypes import MATRIX, TRANSFORM, VECTOR, ValueType, annotated_type, constructed_type, varying_components
 
 CODE = "TW302"
 
@@ -253,21 +253,8 @@ class _Walker:
 
     def constructor_marks(self, call: ast.Call, vtype: ValueType) -> Dict[Key, _Mark]:
         """Components the constructor sets from non-constant values (constants carry no gradient)."""
-        if vtype.constant or not call.args:
-            return {}
-        args = call.args
-        varying = [i for i, a in enumerate(args) if not (isinstance(a, ast.Constant) or self.ctx.is_constant(a))]
-        if not varying:
-            return {}
         mark = _Mark(call, "constructor")
-        if len(args) == 1 or vtype.family == TRANSFORM:
-            return {(): mark}
-        if vtype.family == MATRIX:
-            if vtype.shape and len(args) == vtype.shape[0] * vtype.shape[1]:
-                cols = vtype.shape[1]
-                return {(i // cols, i % cols): mark for i in varying}
-            return {(): mark}  # rows/columns given as vectors
-        return {(i,): mark for i in varying}
+        return {key: mark for key in varying_components(call, vtype, self.ctx.is_constant)}
 
     def component(self, target: ast.expr, state: State) -> Optional[Tuple[str, Key]]:
         """(variable, component key) if ``target`` is a component of a tracked local value."""
