@@ -2,6 +2,7 @@
 # Installs what the commands in README.md need, idempotently:
 #   .venv           tapewatch (editable) with the newest Warp and the test tools
 #   .venv-warp114   the oldest supported Warp, for the probe's tests
+#   torch           PyTorch in both, for the interop checks' tests (with --all)
 #   node_modules    the VS Code client's build and test tools (with --all)
 #   chromium        Debian's browser for the webview and VS Code tests (with --all)
 #   neovim, emacs   Debian's Neovim 0.7, Emacs 28 + Eglot, and Neovim 0.11.4 from
@@ -12,6 +13,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 PYTHON=${PYTHON:-python3}
 ALL=0
+TORCH_VERSION=2.13.0
 [ "${1:-}" = "--all" ] && ALL=1
 
 stamp_ok() {  # stamp_ok NAME INPUT... : true when NAME's stamp matches the inputs
@@ -39,6 +41,15 @@ if [ "$ALL" = 1 ]; then
     .venv-warp114/bin/python -m pip install -q "warp-lang==1.14.0" numpy >&2
     stamp_done venv-warp114
   fi
+  # PyTorch for the interop checks' tests (TW210, TW211), on both Warps. Pinned exactly: the CPU
+  # build of this release is what the test machines install; a looser pin takes a CUDA build of
+  # several GB from PyPI.
+  for venv in .venv .venv-warp114; do
+    if ! "$venv/bin/python" -c "import torch" 2>/dev/null; then
+      echo "setup: installing PyTorch into $venv" >&2
+      "$venv/bin/python" -m pip install -q "torch==$TORCH_VERSION" >&2
+    fi
+  done
   if [ -f package-lock.json ] && { ! stamp_ok npm package-lock.json || [ ! -x node_modules/.bin/esbuild ]; }; then
     echo "setup: npm ci" >&2
     npm ci --no-audit --no-fund >&2

@@ -54,6 +54,10 @@ _ALL = [
          "A taped iteration stopped while its iterates were still moving: the gradient is the truncated map's"),
     Code("TW209", "accumulator-not-reset", "warning",
          "A taped launch accumulates into an array that still holds its previous iteration's sum (never zeroed)"),
+    Code("TW210", "torch-seed-cleared-by-warp", "warning",
+         "A PyTorch tensor given to Warp as a gradient seed (wp.from_torch) was cleared by Warp, and is seeded again"),
+    Code("TW211", "torch-leaf-gradient-counted-twice", "warning",
+         "wp.from_torch wraps a PyTorch leaf's .grad: Warp's backward and PyTorch both add the gradient"),
     # TW3xx: static lints (no run)
     Code("TW301", "inplace-multiply-divide-in-kernel", "warning",
          "*= or /= on an array element inside a kernel is not differentiable"),

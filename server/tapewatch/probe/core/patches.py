@@ -583,6 +583,25 @@ def _kernel_class(wp):
     return getattr(_context(wp), "Kernel", None)
 
 
+def _torch_module(wp):
+    """The module that defines ``wp.from_torch`` (``warp._src.torch``, ``warp.torch`` before 1.15): reading it
+    does not import PyTorch."""
+    return sys.modules.get(getattr(getattr(wp, "from_torch", None), "__module__", None) or "")
+
+
+def from_torch(orig, h: Hooks):
+    """``wp.from_torch``: an array over a PyTorch tensor's memory (and, with a gradient, over its ``.grad``)."""
+
+    @functools.wraps(orig)
+    def from_torch(t, *args, **kwargs):
+        arr = orig(t, *args, **kwargs)
+        if not h.standing_aside() and isinstance(arr, h.wp.array):
+            h.guarded("noting an array over a PyTorch tensor", h.tracker.on_from_torch, arr, t)
+        return arr
+
+    return from_torch
+
+
 PATCHES = (
     Patch(lambda wp: wp.Tape, "_check_kernel_array_access", taped_launch),
     Patch(_context, "launch", launch, public=True),
@@ -610,6 +629,7 @@ PATCHES = (
     Patch(_context, "capture_begin", capture_begin, public=True),
     Patch(_context, "capture_end", capture_end, public=True),
     Patch(_context, "capture_launch", capture_launch, public=True),
+    Patch(_torch_module, "from_torch", from_torch, public=True),
 )
 
 

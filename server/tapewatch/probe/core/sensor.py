@@ -99,6 +99,10 @@ class Sensor:
     def after_backward(self, tape, state) -> None:
         """The program's ``tape.backward()`` returned."""
 
+    # -- PyTorch ----------------------------------------------------------------------------------
+    def on_from_torch(self, arr, tensor) -> None:
+        """``wp.from_torch(tensor)`` returned ``arr``, which shares the tensor's memory (and its ``.grad``'s)."""
+
     # -- the end ----------------------------------------------------------------------------------
     def at_exit(self) -> None:
         """The program ended: report what is known only now."""

@@ -424,6 +424,9 @@ class Tracker:
     def on_grad_view(self, grad, view) -> None:
         self.bus.tell(Sensor.on_grad_view, "remembering a gradient's NumPy view", grad, view)
 
+    def on_from_torch(self, arr, tensor) -> None:
+        self.bus.tell(Sensor.on_from_torch, "noting an array over a PyTorch tensor", arr, tensor)
+
     def on_array_created(self, arr) -> None:
         if self.recording_tape() is not None:  # only arrays made while a tape records matter to the sensors
             self.bus.tell(Sensor.on_array_created, "noting an array made while a tape records", arr)

@@ -1,0 +1,19 @@
+"""Correct: torch_leaf_grad_counted_twice's fit, but the heat-loss layer gives Warp a gradient array
+of its own (wp.from_torch(..., grad=torch.zeros_like(...))) and returns it: PyTorch adds it once."""
+
+import torch
+import warp as wp
+from _torch_heat import HeatLoss
+
+wp.config.quiet = True
+
+target = torch.tensor([120.0, 80.0, 150.0, 60.0])
+t_wall = torch.tensor([30.0, 32.0, 35.0, 28.0], requires_grad=True)
+opt = torch.optim.SGD([t_wall], lr=1e-3)
+for step in range(3):
+    opt.zero_grad()
+    q = HeatLoss.apply(t_wall, 4.0, 20.0, True)
+    loss = ((q - target) ** 2).mean()
+    loss.backward()
+    opt.step()
+    print(step, loss.item())

@@ -1,0 +1,42 @@
+"""A Warp kernel inside a torch.autograd.Function: the caller's grad_outputs tensor is the output's
+gradient array itself, and tape.zero() clears it, so the second torch.autograd.grad with it gets zeros
+(NVIDIA/warp#1732)."""
+
+import torch
+import warp as wp
+
+wp.config.quiet = True
+
+
+@wp.kernel
+def drag(v: wp.array(dtype=float), cd: float, f: wp.array(dtype=float)):
+    i = wp.tid()
+    f[i] = cd * v[i] * wp.abs(v[i])
+
+
+class Drag(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, v):
+        ctx.tape = wp.Tape()
+        ctx.v = wp.from_torch(v.detach(), requires_grad=True)
+        ctx.f = wp.zeros(v.shape[0], dtype=float, requires_grad=True)
+        with ctx.tape:
+            wp.launch(drag, dim=v.shape[0], inputs=[ctx.v, 0.47], outputs=[ctx.f])
+        return wp.to_torch(ctx.f)
+
+    @staticmethod
+    def backward(ctx, adj_f):
+        ctx.f.grad = wp.from_torch(adj_f)  # expect: TW210
+        ctx.tape.backward()
+        dv = wp.to_torch(ctx.v.grad).clone()
+        ctx.tape.zero()
+        return dv
+
+
+v = torch.tensor([1.5, -2.0, 3.0], requires_grad=True)
+weights = torch.tensor([1.0, 0.5, 2.0])
+expected = (weights * 0.47 * 2.0 * v.abs()).detach().numpy()
+for trial in range(2):
+    (dv,) = torch.autograd.grad(Drag.apply(v), v, grad_outputs=weights)
+    print("trial", trial, "dF/dv", dv.numpy())
+print("expected", expected, "grad_outputs after the calls", weights.numpy())

@@ -1,0 +1,128 @@
+"""PyTorch interop (``probe/sensors/torch_interop.py``, ``TorchInterop``): TW210, a caller's seed tensor Warp
+cleared and is seeded with again; TW211, a leaf's ``.grad`` that Warp's adjoint and PyTorch both add to.
+Both on the ``wp.from_torch`` call; each next to the look-alike that gives Warp memory of its own."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+wp = pytest.importorskip("warp")
+
+
+@wp.kernel
+def cube(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = x[i] * x[i] * x[i]
+
+
+def _function(seed_shared: bool, leaf_wrapped: bool, zero_after: bool = True):
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.tape = wp.Tape()
+            if leaf_wrapped:
+                ctx.x = wp.from_torch(x, requires_grad=True)  # the leaf's own .grad
+            else:
+                ctx.x = wp.from_torch(x, grad=torch.zeros_like(x))  # a gradient of its own
+            ctx.y = wp.zeros(x.shape[0], dtype=float, requires_grad=True)
+            with ctx.tape:
+                wp.launch(cube, dim=x.shape[0], inputs=[ctx.x], outputs=[ctx.y])
+            return wp.to_torch(ctx.y)
+
+        @staticmethod
+        def backward(ctx, adj_y):
+            if seed_shared:
+                ctx.y.grad = wp.from_torch(adj_y)  # the caller's tensor
+            else:
+                ctx.y.grad.assign(wp.from_torch(adj_y))  # copied
+            ctx.tape.backward()
+            dx = wp.to_torch(ctx.x.grad).clone()
+            if zero_after:
+                ctx.tape.zero()  # (also clears a wrapped leaf's .grad before PyTorch adds dx: counted once)
+            return dx
+
+    return Cube
+
+
+X0 = [1.0, 2.0, 0.5]
+
+
+def test_seed_cleared_by_warp_and_passed_again(probe):
+    Cube = _function(seed_shared=True, leaf_wrapped=False)
+    x = torch.tensor(X0, requires_grad=True)
+    v = torch.tensor([1.0, -1.0, 2.0])
+    grads = [torch.autograd.grad(Cube.apply(x), x, grad_outputs=v)[0].numpy() for _ in range(2)]
+    found = _final(probe.findings("TW210"))
+    assert [f["line"] for f in found] == [_line_of("ctx.y.grad = wp.from_torch(adj_y)  # the caller's")], \
+        probe.findings()
+    assert "seeded with zeros" in found[0]["message"] and "wp.from_torch(adj_y.clone())" in found[0]["message"]
+    assert {r["role"] for r in found[0]["related"]} >= {"cleared", "backward"}
+    # what it warns of: right the first time, zero the second, the caller's tensor cleared
+    np.testing.assert_allclose(grads[0], 3.0 * np.array(X0) ** 2 * [1.0, -1.0, 2.0], rtol=1e-6)
+    assert not grads[1].any() and not v.any()
+
+
+def test_seed_copied_into_warps_own_gradient_is_quiet(probe):
+    Cube = _function(seed_shared=False, leaf_wrapped=False)
+    x = torch.tensor(X0, requires_grad=True)
+    v = torch.tensor([1.0, -1.0, 2.0])
+    grads = [torch.autograd.grad(Cube.apply(x), x, grad_outputs=v)[0].numpy() for _ in range(2)]
+    assert probe.findings() == []
+    np.testing.assert_allclose(grads[1], grads[0])
+
+
+def test_leaf_gradient_counted_twice(probe):
+    Cube = _function(seed_shared=False, leaf_wrapped=True, zero_after=False)
+    x = torch.tensor(X0, requires_grad=True)
+    (Cube.apply(x) * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    found = _final(probe.findings("TW211"))
+    assert [f["line"] for f in found] == [_line_of("requires_grad=True)  # the leaf's own .grad")], probe.findings()
+    assert found[0]["data"]["ratio"] == pytest.approx(2.0)
+    assert "receives its gradient twice" in found[0]["message"]
+    # what it warns of: x.grad is twice d/dx sum(w x^3)
+    np.testing.assert_allclose(x.grad.numpy(), 2.0 * 3.0 * np.array(X0) ** 2 * [1.0, 2.0, 3.0], rtol=1e-6)
+
+
+@pytest.mark.parametrize("leaf_wrapped", [False, True], ids=["own-gradient", "wrapped-then-zeroed"])
+def test_leaf_gradient_counted_once_is_quiet(probe, leaf_wrapped):
+    Cube = _function(seed_shared=False, leaf_wrapped=leaf_wrapped, zero_after=True)
+    x = torch.tensor(X0, requires_grad=True)
+    (Cube.apply(x) * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert probe.findings() == []
+    np.testing.assert_allclose(x.grad.numpy(), 3.0 * np.array(X0) ** 2 * [1.0, 2.0, 3.0], rtol=1e-6)
+
+
+def test_leaf_written_in_place_and_nothing_returned_is_quiet(probe):
+    """Warp's in-place write is the gradient when the Function returns None for the input."""
+
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.tape = wp.Tape()
+            ctx.x = wp.from_torch(x, requires_grad=True)
+            ctx.y = wp.zeros(x.shape[0], dtype=float, requires_grad=True)
+            with ctx.tape:
+                wp.launch(cube, dim=x.shape[0], inputs=[ctx.x], outputs=[ctx.y])
+            return wp.to_torch(ctx.y)
+
+        @staticmethod
+        def backward(ctx, adj_y):
+            ctx.tape.backward(grads={ctx.y: wp.from_torch(adj_y.contiguous())})
+            return None
+
+    x = torch.tensor(X0, requires_grad=True)
+    (Cube.apply(x) * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert probe.findings() == []
+
+
+def _final(found: list) -> list:
+    return list({f["id"]: f for f in found}.values())
+
+
+def _line_of(text: str) -> int:
+    with open(__file__, encoding="utf-8") as f:
+        lines = [n for n, line in enumerate(f, start=1) if text in line and "_line_of" not in line]
+    assert len(lines) == 1, (text, lines)
+    return lines[0]
