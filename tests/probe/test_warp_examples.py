@@ -33,6 +33,8 @@ CASES = [
                                                          "--headless"]),
     ("fem/example_darcy_ls_optimization.py", ["--resolution", "10", "--num-iters", "3", "--headless"]),
     ("fem/example_elastic_shape_optimization.py", ["--resolution", "6", "--num-iters", "3", "--headless"]),
+    # PyTorch interop: a torch.autograd.Function whose backward launches the kernel's adjoint itself
+    ("core/example_torch.py", ["--num-frames", "3", "--train-iters", "2", "--headless"]),
 ]
 
 

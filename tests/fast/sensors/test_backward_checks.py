@@ -115,6 +115,22 @@ def test_a_right_custom_adjoint_passes(probe):
     assert checks["checked"] == 1 and checks["passed"] == 1, checks
 
 
+@pytest.mark.parametrize("kernel, wrong", [(actuate_soft, True), (actuate_cube, False)], ids=["wrong", "right"])
+def test_an_adjoint_the_program_launches_itself(probe, kernel, wrong):
+    """``wp.launch(..., adjoint=True)`` with the gradients passed explicitly (arrays without requires_grad, no
+    tape: a torch.autograd.Function's backward): the kernel's adjoint is checked as a taped launch's is."""
+    u = wp.array(np.array([-1.0, 0.5, 1.0, 2.0], dtype=np.float32))
+    loss = wp.zeros(1, dtype=float)
+    wp.launch(kernel, dim=4, inputs=[u], outputs=[loss])
+    adj_u, adj_loss = wp.zeros_like(u), wp.ones(1, dtype=float)
+    wp.launch(kernel, dim=4, inputs=[u], outputs=[loss], adj_inputs=[adj_u], adj_outputs=[adj_loss], adjoint=True)
+    found = _final(probe.findings("TW404"))
+    assert [f["line"] for f in found] == ([_line_of("# misses the 4 / (4 + u^2) factor")] if wrong else []), \
+        probe.findings()
+    checks = probe.at_exit()["launch_checks"]
+    assert checks["checked"] == 1 and checks["passed"] == (0 if wrong else 1), checks
+
+
 def test_a_launch_without_adjoint_on_the_path(probe):
     x, y, loss = _x([1.0, 2.0, 3.0, 4.0]), _x([0.0] * 4), _loss()
     tape = wp.Tape()

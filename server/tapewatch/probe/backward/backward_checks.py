@@ -112,6 +112,12 @@ class BackwardChecks:
         registry.attempt("checking gradients for NaN/Inf", lambda: self.nonfinite.after_backward(
             tape, args, kwargs, orig_backward, pending, self.signature(tape)))
 
+    def on_adjoint_launch(self, kernel, args, kwargs) -> None:
+        """The program launched a kernel's adjoint itself (``wp.launch(..., adjoint=True)``, no tape): the
+        kernel's adjoint is checked as a taped launch's is, at the forward arguments the call passes."""
+        if self.check_launches:
+            self.launches.check_adjoint_launch(kernel, args, kwargs)
+
     def at_exit(self) -> None:
         self.replays.at_exit()
         if self.check_launches:

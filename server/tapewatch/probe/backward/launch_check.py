@@ -15,12 +15,13 @@ is a related location.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from ... import codes
 from ...model import Finding, Related
-from ..core import related as rel, warp_seams
+from ..core import related as rel, user_code, warp_seams
 from .adjoint_disabled import launch_key, launch_location
 from ..fd.judge import ATOL, RTOL
 from .finite_diff import check_launch, skipped
@@ -73,6 +74,25 @@ class LaunchCheck:
                 continue
             self.checked += 1
             self._check_one(item.launch, records.get(item.index))
+
+    def check_adjoint_launch(self, kernel, args, kwargs) -> None:
+        """An adjoint the program launched itself: the first at each call site, within the budget."""
+        caller = user_code.innermost_user_frame(sys._getframe(1))
+        where = (caller.f_code.co_filename, caller.f_lineno) if caller is not None else None
+        if where is None or ("adjoint", where, kernel.key) in self._checked_signatures:
+            return
+        self._checked_signatures.add(("adjoint", where, kernel.key))
+        if not self.checks.disabled.enabled(kernel)[0]:
+            return  # built without a backward: Warp raises at this very launch
+        if self.checked >= MAX_CHECKED_LAUNCHES:
+            self.skipped["budget of %d launches per run reached" % MAX_CHECKED_LAUNCHES] += 1
+            return
+        entry = adjoint_launch_entry(self.wp, kernel, args, kwargs, where)
+        if entry is None:
+            self.skipped["an adjoint launch whose forward arguments could not be read"] += 1
+            return
+        self.checked += 1
+        self._check_one(entry, None)
 
     def _check_one(self, entry, record) -> None:
         registry = self.tracker.registry
@@ -244,6 +264,35 @@ class LaunchCheck:
             data["warp_issue"] = 1736
         registry.report(key, Finding(code="TW404", message=message, location=loc, severity=codes.severity("TW404"),
                                      related=related, data=data), launches=[data["launch"]])
+
+
+def adjoint_launch_entry(wp, kernel, args, kwargs, where) -> Optional[warp_seams.LaunchEntry]:
+    """The tape entry Warp would have recorded for the forward launch of ``wp.launch(kernel, dim, inputs,
+    outputs, ..., adjoint=True)``, with its call site as Warp's caller metadata."""
+    names = ("dim", "inputs", "outputs")
+    given = dict(zip(names, args[:3]))
+    given.update({k: kwargs[k] for k in names if k in kwargs})
+    if "dim" not in given:
+        return None
+    device = wp.get_device(kwargs.get("device"))
+    inputs = _differentiable(wp, list(given.get("inputs") or []), kwargs.get("adj_inputs"))
+    outputs = _differentiable(wp, list(given.get("outputs") or []), kwargs.get("adj_outputs"))
+    return warp_seams.LaunchEntry(kernel, given["dim"], kwargs.get("max_blocks", 0), inputs, outputs, device,
+                                  kwargs.get("block_dim", 256), {"caller": {"file": where[0], "lineno": where[1]}})
+
+
+def _differentiable(wp, arrays: list, adjoints) -> list:
+    """The forward arguments as the check sees them: an array the call gives an adjoint array for is
+    differentiated there, also when it was allocated without ``requires_grad`` (the program passes the
+    gradients explicitly): a copy with a gradient stands for it."""
+    out = list(arrays)
+    for i, (a, adj) in enumerate(zip(arrays, adjoints or ())):
+        if isinstance(a, wp.array) and isinstance(adj, wp.array) and not a.requires_grad:
+            with warp_seams.suspended_tape(wp):
+                c = wp.clone(a)
+            c.requires_grad = True
+            out[i] = c
+    return out
 
 
 def _access_keys(entry, record):

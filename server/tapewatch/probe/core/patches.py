@@ -218,6 +218,13 @@ def launch(orig, h: Hooks):
 
     @functools.wraps(orig)
     def launch(kernel, *args, **kwargs):
+        if kwargs.get("adjoint", False) and not kwargs.get("record_cmd", False) and not h.standing_aside() \
+                and not warp_seams.warps_own_module(sys._getframe(1).f_globals.get("__name__", "")):
+            # The program's own adjoint launch (a tape's backward launches adjoints from Warp's own code).
+            h.guarded("checking an adjoint the program launched", h.tracker.on_adjoint_launch, kernel)
+            if h.checks is not None:
+                h.guarded("checking an adjoint the program launched", h.checks.on_adjoint_launch, kernel, args,
+                          kwargs)
         # (``record_cmd=True`` only builds a launch command: nothing runs until its ``launch()``)
         if not kwargs.get("adjoint", False) and not kwargs.get("record_cmd", False) and not h.standing_aside():
             arrays = _launch_args(args, kwargs)

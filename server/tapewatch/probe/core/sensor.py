@@ -36,6 +36,9 @@ class Sensor:
     def on_untaped_kernel(self, kernel) -> None:
         """A kernel was launched outside any tape (every such launch)."""
 
+    def on_adjoint_launch(self, kernel) -> None:
+        """The program launched ``kernel``'s adjoint itself (``wp.launch(..., adjoint=True)``, no tape)."""
+
     def on_untaped_kernel_accesses(self, kernel, accesses) -> None:
         """The accesses of a launch outside any tape (also when no tape holds reads)."""
 

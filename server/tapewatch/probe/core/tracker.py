@@ -424,6 +424,9 @@ class Tracker:
     def on_grad_view(self, grad, view) -> None:
         self.bus.tell(Sensor.on_grad_view, "remembering a gradient's NumPy view", grad, view)
 
+    def on_adjoint_launch(self, kernel) -> None:
+        self.bus.tell(Sensor.on_adjoint_launch, "noting an adjoint the program launched", kernel)
+
     def on_from_torch(self, arr, tensor) -> None:
         self.bus.tell(Sensor.on_from_torch, "noting an array over a PyTorch tensor", arr, tensor)
 

@@ -41,6 +41,13 @@ class KernelUsage(Sensor):
         if id(kernel) not in self._kernels and len(self._kernels) < MAX_KERNELS:
             self._kernels[id(kernel)] = {"kernel": kernel, "first": Site.here(), "differentiated": None}
 
+    def on_adjoint_launch(self, kernel) -> None:
+        entry = self._kernels.get(id(kernel))
+        if entry is None and len(self._kernels) < MAX_KERNELS:
+            entry = self._kernels[id(kernel)] = {"kernel": kernel, "first": Site.here(), "differentiated": None}
+        if entry is not None and entry["differentiated"] is None:
+            entry["differentiated"] = Site.here()  # its adjoint launch
+
     def before_backward(self, tape, state, site, args=(), kwargs=None) -> None:
         for record in state.launches:
             entry = self._kernels.get(id(record.kernel))
