@@ -27,7 +27,7 @@ TABLE = ROOT / "docs" / "warp-tests.md"
 
 BATCHES = {
     "autodiff": ["test_grad", "test_grad_customs", "test_tape", "test_adam", "test_sgd", "test_overwrite",
-                 "test_grad_debug"],
+                 "test_grad_debug", "interop.test_torch"],
     "structs-copies-sparse": ["test_struct", "test_copy", "test_lvalue", "test_composite_component_adjoint",
                               "test_conditional", "test_implicit_init", "test_special_values",
                               "deterministic.test_deterministic_backward", "test_map", "test_ref",
