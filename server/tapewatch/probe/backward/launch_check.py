@@ -84,6 +84,10 @@ class LaunchCheck:
         self._checked_signatures.add(("adjoint", where, kernel.key))
         if not self.checks.disabled.enabled(kernel)[0]:
             return  # built without a backward: Warp raises at this very launch
+        if self.tracker.capturing:
+            # The check's copies would become nodes of the program's graph.
+            self.skipped["an adjoint launch inside a graph capture"] += 1
+            return
         if self.checked >= MAX_CHECKED_LAUNCHES:
             self.skipped["budget of %d launches per run reached" % MAX_CHECKED_LAUNCHES] += 1
             return
