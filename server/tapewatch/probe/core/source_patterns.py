@@ -167,7 +167,7 @@ def iteration_count(site: Site, iterations: int, named=lambda name: True) -> Opt
     ``iterations`` (the times the loop ran), and ``named(name)`` accepts its name:
     ``(location of N_SWEEP = 15, "N_SWEEP")``.  Changing the count is changing that statement, not the
     loop (as a ring's length is changed where it is set)."""
-    for snap in site.snaps:
+    for n, snap in enumerate(site.snaps):
         around = _loops_around(snap)
         if not around:
             continue
@@ -181,20 +181,44 @@ def iteration_count(site: Site, iterations: int, named=lambda name: True) -> Opt
             else None
         if not isinstance(count, ast.Name) or tree is None:
             return None
-        name = count.id
-        if not named(name):
-            return None
-        sets = [n for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and any(
-            isinstance(t, ast.Name) and t.id == name for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
-        node = sets[0] if len(sets) == 1 and isinstance(sets[0], ast.Assign) else None
-        if node is None or not isinstance(node.value, ast.Constant) or type(node.value.value) is not int or \
-                abs(node.value.value - iterations) > 1:
-            return None
-        in_frame = snap.f_code.co_firstlineno <= node.lineno <= _last_line(snap.f_code)
-        if not in_frame and (node not in getattr(tree, "body", []) or name in snap.f_code.co_varnames):
-            return None  # a parameter or a local of another function: not the count this loop read
-        return Location(path, node.lineno, node.col_offset + 1), name
+        if count.id in snap.f_code.co_varnames[:snap.f_code.co_argcount] and n + 1 < len(site.snaps):
+            # ``def relax(self, sweeps): for _ in range(sweeps)``: the count is what the caller passed
+            # (``ring.relax(N_SWEEPS)``), set where the caller's file sets it.
+            return _passed_count(snap, site.snaps[n + 1], count.id, iterations, named)
+        return _count_set(tree, snap, count.id, iterations, named)
     return None
+
+
+def _count_set(tree, snap, name: str, iterations: int, named) -> Optional[Tuple[Location, str]]:
+    """The statement of ``snap``'s file that sets the loop count ``name`` once to about ``iterations``."""
+    if not named(name):
+        return None
+    sets = [n for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and any(
+        isinstance(t, ast.Name) and t.id == name for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+    node = sets[0] if len(sets) == 1 and isinstance(sets[0], ast.Assign) else None
+    if node is None or not isinstance(node.value, ast.Constant) or type(node.value.value) is not int or \
+            abs(node.value.value - iterations) > 1:
+        return None
+    in_frame = snap.f_code.co_firstlineno <= node.lineno <= _last_line(snap.f_code)
+    if not in_frame and (node not in getattr(tree, "body", []) or name in snap.f_code.co_varnames):
+        return None  # a parameter or a local of another function: not the count this loop read
+    return Location(snap.f_code.co_filename, node.lineno, node.col_offset + 1), name
+
+
+def _passed_count(callee_snap, caller, param: str, iterations: int, named) -> Optional[Tuple[Location, str]]:
+    """Where the count the caller passed for ``param`` is set: a name of the caller's file, set once."""
+    code = callee_snap.f_code
+    call = call_expressions.call_at(caller, (code.co_name,))
+    if call is None or call_expressions.callee_name(call) != code.co_name:
+        return None
+    index = code.co_varnames.index(param)
+    if isinstance(call.func, ast.Attribute) and code.co_varnames[:1] in (("self",), ("cls",)):
+        index -= 1  # a method called on its object
+    arg = call_expressions.positional_arg(call, index, param)
+    if not isinstance(arg, ast.Name):
+        return None  # (a number written in the call: the loop stays the place the count is seen)
+    tree = file_tree(caller.f_code.co_filename, caller.f_globals)
+    return _count_set(tree, caller, arg.id, iterations, named) if tree is not None else None
 
 
 def _loops_around(snap) -> list:

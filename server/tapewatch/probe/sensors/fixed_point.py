@@ -44,6 +44,11 @@ NOISE = 1e-6  # changes below this fraction of the iterate's size are rounding, 
 MAX_ELEMENTS = 1 << 20
 DENSE = 4  # steps measured one by one before the measurements thin out to powers of two
 MAX_CYCLE = 3  # other kernels an iteration may launch between two launches of the chain's own kernel
+# A stationary iteration (warm-started at its fixed point) is replayed from a perturbed start, on copies:
+MAX_REPLAYS = 8  # per run
+MAX_REPLAY_STEPS = 4096  # applications of its kernel per replay
+PERTURBATION = 1e-3  # of the iterate's size
+SEED = 20261205
 
 
 def _sampled(step: int) -> bool:
@@ -53,7 +58,7 @@ def _sampled(step: int) -> bool:
 
 class Chain:
     __slots__ = ("kernel", "record", "count", "prev", "last", "deltas", "steps", "scale", "broken", "tips",
-                 "cycle", "named_step")
+                 "cycle", "named_step", "slots", "perturbed")
 
     def __init__(self, kernel, record, out):
         self.kernel = kernel  # the chain's own kernel: each of its launches makes an iterate
@@ -70,6 +75,8 @@ class Chain:
         self.tips: Dict[int, Tuple[object, tuple]] = {id(out): (out, ())}
         self.cycle: Optional[tuple] = None  # the other kernels of one iteration, once one was seen
         self.named_step = False  # the kernel's name says it steps, and no time step says it simulates
+        self.slots: Optional[tuple] = None  # (position read, position written) of the iterate in its launch
+        self.perturbed: Optional[tuple] = None  # (first change, last change) of a perturbed replay
 
     def follows(self, kernel, path: tuple, other_ok) -> bool:
         """Does a launch of ``kernel`` that read a tip reached through ``path`` continue the iteration?"""
@@ -120,6 +127,7 @@ class FixedPoint(Sensor):
         self.tracker = tracker
         self._chains: PerTape[_Chains] = PerTape(_Chains)
         self._steppers: Dict[int, tuple] = {}  # id(kernel) -> (kernel, ``_stepper``), asked once
+        self._replays = 0  # perturbed replays of stationary iterations, this run
 
     def _stepper(self, kernel) -> Optional[str]:
         known = self._steppers.get(id(kernel))
@@ -172,6 +180,8 @@ class FixedPoint(Sensor):
         for w in writes:
             if any(_alike(r.array, w.array) and r.array is not w.array for r in reads):
                 chain = Chain(record.kernel, record, w.array)
+                read = next(r for r in reads if _alike(r.array, w.array) and r.array is not w.array)
+                chain.slots = (read.pos, w.pos) if not read.field and not w.field else None
                 # ``mix_step``: a solver's step only if its loop's count is named for one (``N_ITER``)
                 chain.named_step = stepper == "name"
                 chains.start(chain)
@@ -183,8 +193,19 @@ class FixedPoint(Sensor):
             # The last change (measured at no launch: none came after it) is always measured.
             if chain.prev is not None and not chain.broken:
                 self._measure(chain)
-            if chain.count >= MIN_STEPS and _still_moving(chain):
+            if chain.count < MIN_STEPS:
+                continue
+            if _still_moving(chain):
                 self._report(chain)
+            elif _stationary(chain) and not self.tracker.capturing and self._replays < MAX_REPLAYS:
+                # Started at its own fixed point (a warm start from a solution computed elsewhere): the values
+                # never move, but the derivative of the iterates still converges at the iteration's rate.
+                self._replays += 1
+                chain.perturbed = self.tracker.registry.attempt(
+                    "replaying an iteration from a perturbed start", lambda: _perturbed_replay(self.tracker.wp, tape,
+                                                                                              chain))
+                if chain.perturbed is not None and _perturbation_remains(chain.perturbed):
+                    self._report(chain)
 
     def _measure(self, chain: Chain) -> None:
         delta = self.tracker.registry.attempt("measuring an iteration's change",
@@ -204,8 +225,12 @@ class FixedPoint(Sensor):
                 "finding where the iteration count is set",
                 lambda: source_patterns.iteration_count(record.site, chain.count, _COUNT.search)) is None:
             return  # named for a step, and its loop's count for none of a solver's: a simulation settling
-        first, last = chain.deltas[0], chain.deltas[-1]
-        rate = (last / first) ** (1.0 / max(chain.steps[-1] - chain.steps[0], 1))
+        if chain.perturbed is not None:
+            first, last = chain.perturbed
+            rate = (last / first) ** (1.0 / max(chain.count - 1, 1))
+        else:
+            first, last = chain.deltas[0], chain.deltas[-1]
+            rate = (last / first) ** (1.0 / max(chain.steps[-1] - chain.steps[0], 1))
 
         others = [warp_seams.kernel_name(k) for k in chain.cycle or ()]
         what = "`%s`" % record.kernel_name + (" (with %s)" % ", ".join("`%s`" % n for n in others) if others else "")
@@ -213,15 +238,28 @@ class FixedPoint(Sensor):
             "each iteration reading the previous one's output"
 
         def build() -> Finding:
-            message = ("%s was applied %d times in a row on this tape, %s, and its iterates were still moving at "
-                       "the last one: the last step changed them by "
-                       "%.3g, %.2g%% of the first measured step's %.3g (each step shrinks the change by about "
-                       "%.2f×). If this is an iterative solve, the gradient is that of the %d-step truncated "
-                       "iteration, not of the converged solution, and the slower the convergence the larger the "
-                       "gap; finite differences of this program agree with its tape, so an FD check cannot reveal "
-                       "it. Iterate until the change is negligible (and compare the gradient), or differentiate the "
-                       "fixed point implicitly."
-                       % (what, chain.count, each, last, 100.0 * last / first, first, rate, chain.count))
+            if chain.perturbed is not None:
+                message = (
+                    "%s was applied %d times in a row on this tape, %s, starting at its own fixed point (a warm "
+                    "start: the iterates never moved). Their derivative still converges only at the iteration's "
+                    "rate: replayed from a slightly perturbed start, the last step still changed the iterates by "
+                    "%.3g, %.2g%% of the first step's %.3g (each step shrinks the change by about %.2f×). The "
+                    "gradient is that of the %d-step truncated iteration, short of the converged solution's by "
+                    "about that share; finite differences of this program agree with its tape, so an FD check "
+                    "cannot reveal it. Iterate until a perturbation dies out (about log(tolerance) / log(%.2f) "
+                    "steps), or differentiate the fixed point implicitly."
+                    % (what, chain.count, each, last, 100.0 * last / first, first, rate, chain.count, rate))
+            else:
+                message = (
+                    "%s was applied %d times in a row on this tape, %s, and its iterates were still moving at "
+                    "the last one: the last step changed them by "
+                    "%.3g, %.2g%% of the first measured step's %.3g (each step shrinks the change by about "
+                    "%.2f×). If this is an iterative solve, the gradient is that of the %d-step truncated "
+                    "iteration, not of the converged solution, and the slower the convergence the larger the "
+                    "gap; finite differences of this program agree with its tape, so an FD check cannot reveal "
+                    "it. Iterate until the change is negligible (and compare the gradient), or differentiate the "
+                    "fixed point implicitly."
+                    % (what, chain.count, each, last, 100.0 * last / first, first, rate, chain.count))
             launch = record.location()
             # The loop that repeats the step is where the iteration count is decided: the line to change,
             # or the statement that sets its count (``N_SWEEP = 15`` for ``range(N_SWEEP)``).
@@ -240,7 +278,8 @@ class FixedPoint(Sensor):
                            related=related,
                            severity=codes.severity("TW208"),
                            data={"kernel": record.kernel_name, "steps": chain.count, "first_change": first,
-                                 "last_change": last, "ratio": last / first, "launch": record.index})
+                                 "last_change": last, "ratio": last / first, "launch": record.index,
+                                 "warm_start": chain.perturbed is not None})
 
         registry.report(key, build, launches=[record.index])
 
@@ -283,6 +322,56 @@ def _still_moving(chain: Chain) -> bool:
     shrinking = sum(1 for a, b in zip(deltas, deltas[1:]) if b <= a) / (len(deltas) - 1)
     return (last <= CONTRACTING * first and shrinking >= STEADY and last > STILL_MOVING * first
             and last > NOISE * max(chain.scale, 1e-30))
+
+
+def _stationary(chain: Chain) -> bool:
+    """The iterates did not move at all (every measured change is rounding of their size)."""
+    return bool(chain.deltas) and chain.scale > 0.0 and chain.slots is not None and not chain.cycle and \
+        max(chain.deltas) <= NOISE * chain.scale
+
+
+def _perturbation_remains(perturbed: tuple) -> bool:
+    first, last = perturbed
+    return first > 0.0 and last > STILL_MOVING * first and last <= CONTRACTING * first
+
+
+def _perturbed_replay(wp, tape, chain: Chain) -> Optional[tuple]:
+    """(first change, last change) of the chain's kernel applied ``chain.count`` times, on private copies, from
+    its starting iterate plus a small random perturbation: each application's change from the fixed point is
+    the perturbation carried forward, which shrinks by the iteration's rate per step."""
+    import numpy as np  # noqa: PLC0415
+
+    from ..backward.finite_diff import Unsupported, private_copies  # noqa: PLC0415
+
+    entry = next((item.launch for item in warp_seams.tape_launches(tape)
+                  if item.index == chain.record.tape_index), None)
+    if entry is None or entry.kernel is not chain.kernel or chain.count > MAX_REPLAY_STEPS:
+        return None
+    read_pos, write_pos = chain.slots
+    try:
+        cargs, slots, _ = private_copies(wp, entry.args)
+    except Unsupported:
+        return None
+    x_in, x_out = slots.get((read_pos, "")), slots.get((write_pos, ""))
+    if x_in is None or x_out is None or x_in is x_out or x_in.size > MAX_ELEMENTS:
+        return None
+    fixed = warp_seams.host_values(x_in).astype(np.float64)
+    scale = max(float(np.max(np.abs(fixed))), 1e-30)
+    rng = np.random.default_rng(SEED)
+    x_in.assign((fixed + PERTURBATION * scale * rng.standard_normal(fixed.shape)).astype(x_in.numpy().dtype))
+    n_in = len(entry.inputs)
+    launch = warp_seams.real_launch(wp)
+    changes = []
+    for _ in range(chain.count):
+        launch(entry.kernel, dim=entry.dim, inputs=cargs[:n_in], outputs=cargs[n_in:], device=entry.device,
+               record_tape=False, max_blocks=entry.max_blocks,
+               block_dim=warp_seams.resolved_block_dim(wp, entry.block_dim))
+        out = warp_seams.host_values(x_out).astype(np.float64)
+        changes.append(float(np.max(np.abs(out - warp_seams.host_values(x_in).astype(np.float64)))))
+        x_in.assign(x_out)
+    if not all(np.isfinite(changes)):
+        return None
+    return changes[0], changes[-1]
 
 
 def _max_change(new, old) -> Optional[tuple]:
