@@ -117,6 +117,43 @@ def test_leaf_written_in_place_and_nothing_returned_is_quiet(probe):
     assert probe.findings() == []
 
 
+@pytest.mark.parametrize("zeroed", [False, True], ids=["adds-to-the-first", "zeroed-first"])
+def test_a_functions_backward_run_twice(probe, zeroed):
+    """TW202's re-entrant trigger (``gradients_not_zeroed.py``): PyTorch runs a Function's backward again
+    through a retained graph, and the tape's backward adds to the gradient the first call left."""
+
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.tape = wp.Tape()
+            ctx.x = wp.from_torch(x.detach(), requires_grad=True)
+            ctx.y = wp.zeros(x.shape[0], dtype=float, requires_grad=True)
+            with ctx.tape:
+                wp.launch(cube, dim=x.shape[0], inputs=[ctx.x], outputs=[ctx.y])
+            return wp.to_torch(ctx.y)
+
+        @staticmethod
+        def backward(ctx, adj_y):
+            if zeroed:
+                ctx.tape.zero()
+            ctx.tape.backward(grads={ctx.y: wp.from_torch(adj_y.contiguous())})  # twice
+            return wp.to_torch(ctx.x.grad).clone()
+
+    x = torch.tensor(X0, requires_grad=True)
+    y = Cube.apply(x)
+    v = torch.ones(3)
+    first = torch.autograd.grad(y, x, grad_outputs=v, retain_graph=True)[0]
+    second = torch.autograd.grad(y, x, grad_outputs=v)[0]
+    found = _final(probe.findings("TW202"))
+    if zeroed:
+        assert found == [] and probe.findings() == []
+        np.testing.assert_allclose(second.numpy(), first.numpy())
+        return
+    assert [f["line"] for f in found] == [_line_of("# twice")], probe.findings()
+    assert found[0]["data"]["reentrant"] and "returns the sum of both calls" in found[0]["message"]
+    np.testing.assert_allclose(second.numpy(), 2.0 * first.numpy(), rtol=1e-6)  # what it warns of
+
+
 def _final(found: list) -> list:
     return list({f["id"]: f for f in found}.values())
 

@@ -18,7 +18,11 @@ sum where it meant one gradient.  Three ways a program gets there:
    launches read and never write; each check is two float64 sums per leaf,
    leaves larger than ``MAX_ELEMENTS`` are skipped.  This trigger runs with
    the backward checks (``backward_checks``), also on a captured graph's
-   replays (``captured``).
+   replays (``captured``).  Inside PyTorch's backward of a
+   ``torch.autograd.Function`` (run again through a retained graph:
+   ``gradcheck``'s reentrancy check), an *unchanged* parameter whose gradient
+   is exactly what the previous call left is reported too: the Function
+   returns the sum of both calls (NVIDIA/warp#1732).
 2. **A tape recorded into again without ``reset()``** (``_Rerecorded``).
    ``tape.zero()`` clears the gradients but keeps the recorded launches, so
    a tape re-entered with ``with tape:`` each iteration grows, and each
@@ -45,6 +49,7 @@ from __future__ import annotations
 
 import linecache
 import re
+import sys
 import weakref
 from typing import List, Optional, Tuple
 
@@ -114,6 +119,13 @@ class StepsWithoutZero:
                 continue
             grad_sum, value_sum, previous, serial = mark
             g = _sum(arr.grad)
+            if g != 0.0 and g == grad_sum and not replayed and _sum(arr) == value_sum and id(arr) not in updated:
+                node = _torch_backward_node()
+                if node is not None:
+                    # PyTorch runs the Function's backward again (retain_graph, gradcheck's reentrancy check):
+                    # nothing changed, yet the gradient it returns is the sum of both calls.
+                    self._report_reentrant(arr, record, access, site or Site.here(), previous, node)
+                continue
             if g != 0.0 and g == grad_sum and (id(arr) in updated or _sum(arr) != value_sum):
                 site = site or Site.here()
                 zeroed = self.tracker.last_grad_zero
@@ -144,6 +156,25 @@ class StepsWithoutZero:
             return []
         return [(arr, record, access) for arr, record, access in state.parameters()
                 if getattr(arr, "grad", None) is not None and getattr(arr, "size", 0) <= MAX_ELEMENTS]
+
+    def _report_reentrant(self, arr, record, access, site: Site, previous, node: str) -> None:
+        registry = self.tracker.registry
+        what = registry.attempt("naming a parameter", lambda: record.access_name(access)) or \
+            record.access_label(access)
+        key = ("TW202", what, site.key())
+        if registry.bump(key):
+            return
+        location = site.location((".backward", "backward"))
+        related = _backward_related(previous) if previous is not None and previous != location else []
+        message = ("PyTorch runs this backward (`%s`, a torch.autograd.Function's) again, and `%s.grad` still holds "
+                   "the gradient the previous call left (measured: unchanged since, and `%s` too): this backward "
+                   "adds to it, so the Function returns the sum of both calls (twice the gradient for the same "
+                   "seed), and a tensor the first call returned through `wp.to_torch` without `.clone()` changes "
+                   "with it. Zero the tape's gradients before this backward (`tape.zero()`) and return clones "
+                   "(NVIDIA/warp#1732)." % (node, what, what))
+        registry.report(key, Finding(code="TW202", message=message, location=location,
+                                     severity=codes.severity("TW202"), related=related,
+                                     data={"array": what, "reentrant": True}), arrays=[arr])
 
     def _report(self, arr, record, access, site: Site, previous, empty_zero=None, other_zero=None,
                 again_zero=False, created: Optional[Site] = None, replayed: bool = False) -> None:
@@ -216,6 +247,14 @@ class StepsWithoutZero:
             code="TW202", message=message, location=location,
             severity=codes.severity("TW202"), related=related, data={"array": what},
         ), arrays=[arr])
+
+
+def _torch_backward_node() -> Optional[str]:
+    """The name of the PyTorch autograd node whose backward runs now (a Function's), or None."""
+    torch = sys.modules.get("torch")
+    current = getattr(getattr(torch, "_C", None), "_current_autograd_node", None)
+    node = current() if current is not None else None
+    return str(node.name()) if node is not None else None
 
 
 def _state_site(tape) -> Optional[Site]:
