@@ -56,7 +56,9 @@ CLASSES = {
     "host_mutation": {"TW106", "TW107", "TW101", "TW102", "TW103"},
     "graph_capture": {"TW202", "TW101", "TW102", "TW103", "TW105", "TW209"},
     "fixed_point": {"TW208"},
-    "torch_interop": {"TW210", "TW211"},
+    # PyTorch's boundary: the torch checks, and the mechanisms they meet there (a re-entrant backward's TW202,
+    # a Function's seed that ignores PyTorch's incoming gradient, TW204)
+    "torch_interop": {"TW210", "TW211", "TW212", "TW213", "TW214", "TW202", "TW204"},
 }
 # Classes whose finding is information by design (what the program computes is differentiated right; what
 # it reports is not what was differentiated): an information finding of the class on the line is a hit.

@@ -7,6 +7,7 @@ import torch
 import warp as wp
 
 wp.config.quiet = True
+wp.init()  # (wp.from_torch needs Warp's runtime before the first launch)
 
 
 @wp.kernel

@@ -8,6 +8,7 @@ import torch
 import warp as wp
 
 wp.config.quiet = True
+wp.init()  # (wp.from_torch needs Warp's runtime before the first launch)
 pvec2 = wp.types.vector(length=2, dtype=wp.float32)
 
 

@@ -7,6 +7,7 @@ import warp as wp
 from _torch_heat import HeatLoss
 
 wp.config.quiet = True
+wp.init()  # (wp.from_torch needs Warp's runtime before the first launch)
 
 target = torch.tensor([120.0, 80.0, 150.0, 60.0])
 t_wall = torch.tensor([30.0, 32.0, 35.0, 28.0], requires_grad=True)

@@ -58,6 +58,12 @@ _ALL = [
          "A PyTorch tensor given to Warp as a gradient seed (wp.from_torch) was cleared by Warp, and is seeded again"),
     Code("TW211", "torch-leaf-gradient-counted-twice", "warning",
          "wp.from_torch wraps a PyTorch leaf's .grad: Warp's backward and PyTorch both add the gradient"),
+    Code("TW212", "torch-expanded-tensor-gradient", "warning",
+         "wp.from_torch of an expand() view: its elements share one memory cell, and one gradient cell"),
+    Code("TW213", "torch-returned-view-zeroed", "warning",
+         "A torch.autograd.Function returns a wp.to_torch view of a gradient Warp zeroed first: PyTorch gets zeros"),
+    Code("TW214", "torch-leaf-gradient-dropped", "warning",
+         "Warp writes a PyTorch leaf's gradient into a .grad the leaf no longer holds (zero_grad set it to None)"),
     # TW3xx: static lints (no run)
     Code("TW301", "inplace-multiply-divide-in-kernel", "warning",
          "*= or /= on an array element inside a kernel is not differentiable"),

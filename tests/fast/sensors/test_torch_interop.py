@@ -1,6 +1,7 @@
 """PyTorch interop (``probe/sensors/torch_interop.py``, ``TorchInterop``): TW210, a caller's seed tensor Warp
-cleared and is seeded with again; TW211, a leaf's ``.grad`` that Warp's adjoint and PyTorch both add to.
-Both on the ``wp.from_torch`` call; each next to the look-alike that gives Warp memory of its own."""
+cleared and is seeded with again; TW211, a leaf's ``.grad`` that Warp's adjoint and PyTorch both add to;
+TW212, an expanded tensor's one gradient cell; TW213, a returned view zeroed first; TW214, a ``.grad``
+``zero_grad()`` dropped; TW204, a Function's backward seeded with one.  Each next to its look-alike."""
 
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ wp = pytest.importorskip("warp")
 def cube(x: wp.array(dtype=float), y: wp.array(dtype=float)):
     i = wp.tid()
     y[i] = x[i] * x[i] * x[i]
+
+
+@wp.kernel
+def cube_sum(x: wp.array(dtype=float), total: wp.array(dtype=float)):
+    wp.atomic_add(total, 0, x[wp.tid()] * x[wp.tid()] * x[wp.tid()])
 
 
 def _function(seed_shared: bool, leaf_wrapped: bool, zero_after: bool = True):
@@ -134,9 +140,10 @@ def test_a_functions_backward_run_twice(probe, zeroed):
 
         @staticmethod
         def backward(ctx, adj_y):
+            seed = wp.from_torch(adj_y.contiguous())  # the Function's first statement
             if zeroed:
                 ctx.tape.zero()
-            ctx.tape.backward(grads={ctx.y: wp.from_torch(adj_y.contiguous())})  # twice
+            ctx.tape.backward(grads={ctx.y: seed})  # twice
             return wp.to_torch(ctx.x.grad).clone()
 
     x = torch.tensor(X0, requires_grad=True)
@@ -149,9 +156,121 @@ def test_a_functions_backward_run_twice(probe, zeroed):
         assert found == [] and probe.findings() == []
         np.testing.assert_allclose(second.numpy(), first.numpy())
         return
-    assert [f["line"] for f in found] == [_line_of("# twice")], probe.findings()
+    # at the top of the Function's backward, where tape.zero() goes (after the seed is written it would clear it)
+    assert [f["line"] for f in found] == [_line_of("# the Function's first statement")], probe.findings()
+    assert _line_of("# twice") in [r["line"] for r in found[0]["related"]]
     assert found[0]["data"]["reentrant"] and "returns the sum of both calls" in found[0]["message"]
     np.testing.assert_allclose(second.numpy(), 2.0 * first.numpy(), rtol=1e-6)  # what it warns of
+
+
+@pytest.mark.parametrize("uses_incoming", [False, True], ids=["ignores-it", "scales-by-it"])
+def test_a_functions_backward_that_seeds_with_one(probe, uses_incoming):
+    """TW204 inside a Function's backward: ``tape.backward(loss=...)`` ignores PyTorch's incoming gradient."""
+
+    class Total(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.tape = wp.Tape()
+            ctx.x = wp.from_torch(x.detach(), requires_grad=True)
+            ctx.total = wp.zeros(1, dtype=float, requires_grad=True)
+            with ctx.tape:
+                wp.launch(cube_sum, dim=x.shape[0], inputs=[ctx.x], outputs=[ctx.total])
+            return wp.to_torch(ctx.total).clone()
+
+        @staticmethod
+        def backward(ctx, adj_total):
+            ctx.tape.backward(loss=ctx.total)  # seeded with one
+            return wp.to_torch(ctx.x.grad).clone()
+
+    class ScaledTotal(Total):
+        @staticmethod
+        def backward(ctx, adj_total):
+            ctx.tape.backward(loss=ctx.total)
+            return wp.to_torch(ctx.x.grad).clone() * adj_total  # (the incoming gradient, used)
+
+    if uses_incoming:
+        Total = ScaledTotal
+    x = torch.tensor(X0, requires_grad=True)
+    (Total.apply(x).sum() / 4.0).backward()
+    found = _final(probe.findings("TW204"))
+    if uses_incoming:
+        assert probe.findings() == []
+        np.testing.assert_allclose(x.grad.numpy(), 0.75 * np.array(X0) ** 2, rtol=1e-6)
+        return
+    assert [f["line"] for f in found] == [_line_of("# seeded with one")], probe.findings()
+    assert "PyTorch passes adj_total = 0.25" in found[0]["message"]
+    np.testing.assert_allclose(x.grad.numpy(), 3.0 * np.array(X0) ** 2, rtol=1e-6)  # what it warns of: 4x
+
+
+@pytest.mark.parametrize("contiguous", [False, True], ids=["expanded", "contiguous"])
+def test_an_expanded_tensor_given_a_gradient(probe, contiguous):
+    """TW212: ``wp.from_torch`` of an ``expand()`` view keeps its zero stride (one gradient cell)."""
+    x = torch.tensor([1.5]).expand(4)
+    xw = wp.from_torch(x.contiguous() if contiguous else x, requires_grad=True)  # an expand() view
+    total = wp.zeros(1, dtype=float, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(cube_sum, dim=4, inputs=[xw], outputs=[total])
+    tape.backward(total)
+    found = _final(probe.findings("TW212"))
+    if contiguous:
+        assert probe.findings() == []
+        return
+    assert [f["line"] for f in found] == [_line_of("# an expand() view")], probe.findings()
+    assert found[0]["data"]["elements_per_cell"] == 4
+
+
+@pytest.mark.parametrize("copy", [False, True], ids=["view", "copy"])
+def test_a_returned_view_zeroed_before_the_return(probe, copy):
+    """TW213: the Function returns a ``wp.to_torch`` view of a gradient it zeroed first."""
+
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.tape = wp.Tape()
+            ctx.x = wp.from_torch(x.detach(), requires_grad=True)
+            ctx.y = wp.zeros(x.shape[0], dtype=float, requires_grad=True)
+            with ctx.tape:
+                wp.launch(cube, dim=x.shape[0], inputs=[ctx.x], outputs=[ctx.y])
+            return wp.to_torch(ctx.y).clone()
+
+        @staticmethod
+        def backward(ctx, adj_y):
+            ctx.tape.backward(grads={ctx.y: wp.from_torch(adj_y.contiguous())})
+            dx = wp.to_torch(ctx.x.grad).clone() if copy else wp.to_torch(ctx.x.grad)  # the returned view
+            ctx.tape.zero()
+            return dx
+
+    x = torch.tensor(X0, requires_grad=True)
+    (Cube.apply(x) * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    found = _final(probe.findings("TW213"))
+    if copy:
+        assert probe.findings() == []
+        return
+    assert [f["line"] for f in found] == [_line_of("# the returned view")], probe.findings()
+    assert not x.grad.any()  # what it warns of: PyTorch got zeros
+
+
+@pytest.mark.parametrize("set_to_none", [True, False], ids=["dropped", "kept"])
+def test_zero_grad_drops_the_buffer_warp_writes(probe, set_to_none):
+    """TW214: ``zero_grad()`` sets the wrapped ``.grad`` to None; at the step the optimizer has no gradient."""
+    p = torch.nn.Parameter(torch.tensor(X0))
+    pw = wp.from_torch(p)
+    opt = torch.optim.SGD([p], lr=0.01)
+    for _ in range(2):
+        opt.zero_grad(set_to_none=set_to_none)  # drops it
+        total = wp.zeros(1, dtype=float, requires_grad=True)
+        tape = wp.Tape()
+        with tape:
+            wp.launch(cube_sum, dim=3, inputs=[pw], outputs=[total])
+        tape.backward(total)
+        opt.step()
+    found = _final(probe.findings("TW214"))
+    if not set_to_none:
+        assert probe.findings() == []
+        return
+    assert [f["line"] for f in found] == [_line_of("# drops it")], probe.findings()
+    np.testing.assert_allclose(p.detach().numpy(), X0)  # what it warns of: the step never moved p
 
 
 def _final(found: list) -> list:

@@ -609,6 +609,19 @@ def from_torch(orig, h: Hooks):
     return from_torch
 
 
+def to_torch(orig, h: Hooks):
+    """``wp.to_torch``: a PyTorch tensor over a Warp array's memory (a gradient handed back to PyTorch)."""
+
+    @functools.wraps(orig)
+    def to_torch(a, *args, **kwargs):
+        t = orig(a, *args, **kwargs)
+        if not h.standing_aside():
+            h.guarded("noting a PyTorch tensor over a Warp array", h.tracker.on_to_torch, a, t)
+        return t
+
+    return to_torch
+
+
 PATCHES = (
     Patch(lambda wp: wp.Tape, "_check_kernel_array_access", taped_launch),
     Patch(_context, "launch", launch, public=True),
@@ -637,6 +650,7 @@ PATCHES = (
     Patch(_context, "capture_end", capture_end, public=True),
     Patch(_context, "capture_launch", capture_launch, public=True),
     Patch(_torch_module, "from_torch", from_torch, public=True),
+    Patch(_torch_module, "to_torch", to_torch, public=True),
 )
 
 

@@ -106,6 +106,9 @@ class Sensor:
     def on_from_torch(self, arr, tensor) -> None:
         """``wp.from_torch(tensor)`` returned ``arr``, which shares the tensor's memory (and its ``.grad``'s)."""
 
+    def on_to_torch(self, arr, tensor) -> None:
+        """``wp.to_torch(arr)`` returned ``tensor``, which shares the array's memory."""
+
     # -- the end ----------------------------------------------------------------------------------
     def at_exit(self) -> None:
         """The program ended: report what is known only now."""

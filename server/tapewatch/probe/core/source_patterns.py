@@ -161,6 +161,23 @@ def enclosing_loop(site: Site) -> Optional[Location]:
     return None
 
 
+def call_in_loop(site: Site, names) -> Optional[Location]:
+    """A call of one of ``names`` (``opt.zero_grad()``) in the innermost loop of the user's code around the
+    event, in the frame that runs that loop: the statement of the iteration that decides what the event sees."""
+    for snap in site.snaps:
+        around = _loops_around(snap)
+        if not around:
+            continue
+        first, last, _ = min(around, key=lambda loop: loop[1] - loop[0])
+        tree = file_tree(snap.f_code.co_filename, snap.f_globals)
+        calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call) and first <= n.lineno <= last and
+                        call_expressions.callee_name(n) in names), key=lambda n: n.lineno) if tree else []
+        if calls:
+            return Location(snap.f_code.co_filename, calls[0].lineno, calls[0].col_offset + 1)
+        return None
+    return None
+
+
 def iteration_count(site: Site, iterations: int, named=lambda name: True) -> Optional[Tuple[Location, str]]:
     """Where the count of the loop that repeats the event is set, when that loop is
     ``for _ in range(N_SWEEP)`` and the file sets ``N_SWEEP`` once, to a number within one of

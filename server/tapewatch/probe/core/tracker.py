@@ -427,6 +427,9 @@ class Tracker:
     def on_adjoint_launch(self, kernel) -> None:
         self.bus.tell(Sensor.on_adjoint_launch, "noting an adjoint the program launched", kernel)
 
+    def on_to_torch(self, arr, tensor) -> None:
+        self.bus.tell(Sensor.on_to_torch, "noting a PyTorch tensor over a Warp array", arr, tensor)
+
     def on_from_torch(self, arr, tensor) -> None:
         self.bus.tell(Sensor.on_from_torch, "noting an array over a PyTorch tensor", arr, tensor)
 

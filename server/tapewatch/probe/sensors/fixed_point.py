@@ -345,7 +345,7 @@ def _perturbed_replay(wp, tape, chain: Chain) -> Optional[tuple]:
 
     entry = next((item.launch for item in warp_seams.tape_launches(tape)
                   if item.index == chain.record.tape_index), None)
-    if entry is None or entry.kernel is not chain.kernel or chain.count > MAX_REPLAY_STEPS:
+    if entry is None or entry.kernel is not chain.kernel or chain.count > MAX_REPLAY_STEPS or chain.slots is None:
         return None
     read_pos, write_pos = chain.slots
     try:

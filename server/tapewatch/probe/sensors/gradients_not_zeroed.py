@@ -47,15 +47,16 @@ tracker's events through it.
 
 from __future__ import annotations
 
+import ast
 import linecache
 import re
-import sys
 import weakref
 from typing import List, Optional, Tuple
 
 from ... import codes
 from ...model import Finding, Location, Related
-from ..core import facts, naming, related as rel, source_patterns, warp_seams
+from ...warpsrc.source import file_tree
+from ..core import facts, naming, related as rel, source_patterns, torch_seams, warp_seams
 from .overwrites import method_object_name
 from ..core.sensor import Sensor
 from ..core.sites import Site
@@ -164,14 +165,18 @@ class StepsWithoutZero:
         key = ("TW202", what, site.key())
         if registry.bump(key):
             return
-        location = site.location((".backward", "backward"))
-        related = _backward_related(previous) if previous is not None and previous != location else []
+        backward = site.location((".backward", "backward"))
+        # tape.zero() goes at the top of the Function's backward: after the seed is written it would clear it.
+        location = registry.attempt("finding the Function's backward", lambda: _first_statement(site)) or backward
+        related = _backward_related(backward) if backward is not None and backward != location else []
+        if previous is not None and previous not in (location, backward):
+            related.extend(_backward_related(previous))
         message = ("PyTorch runs this backward (`%s`, a torch.autograd.Function's) again, and `%s.grad` still holds "
                    "the gradient the previous call left (measured: unchanged since, and `%s` too): this backward "
                    "adds to it, so the Function returns the sum of both calls (twice the gradient for the same "
                    "seed), and a tensor the first call returned through `wp.to_torch` without `.clone()` changes "
-                   "with it. Zero the tape's gradients before this backward (`tape.zero()`) and return clones "
-                   "(NVIDIA/warp#1732)." % (node, what, what))
+                   "with it. Zero the tape's gradients at the start of the Function's backward, before its seed is "
+                   "written (`tape.zero()`), and return clones (NVIDIA/warp#1732)." % (node, what, what))
         registry.report(key, Finding(code="TW202", message=message, location=location,
                                      severity=codes.severity("TW202"), related=related,
                                      data={"array": what, "reentrant": True}), arrays=[arr])
@@ -249,12 +254,27 @@ class StepsWithoutZero:
         ), arrays=[arr])
 
 
+def _first_statement(site: Site) -> Optional[Location]:
+    """The first statement of the user function that called ``tape.backward()``, when it is a method named
+    ``backward`` (a torch.autograd.Function's); None otherwise."""
+    snap = site.primary
+    if snap is None or snap.f_code.co_name != "backward":
+        return None
+    tree = file_tree(snap.f_code.co_filename, snap.f_globals)
+    fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "backward" and
+               n.lineno <= snap.f_lineno <= (n.end_lineno or n.lineno)), None) if tree is not None else None
+    if fn is None or not fn.body:
+        return None
+    first = fn.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and len(fn.body) > 1:
+        first = fn.body[1]  # (past a docstring)
+    return Location(snap.f_code.co_filename, first.lineno, first.col_offset + 1)
+
+
 def _torch_backward_node() -> Optional[str]:
     """The name of the PyTorch autograd node whose backward runs now (a Function's), or None."""
-    torch = sys.modules.get("torch")
-    current = getattr(getattr(torch, "_C", None), "_current_autograd_node", None)
-    node = current() if current is not None else None
-    return str(node.name()) if node is not None else None
+    node = torch_seams.current_node()
+    return torch_seams.node_name(node) if node is not None else None
 
 
 def _state_site(tape) -> Optional[Site]:

@@ -1,0 +1,36 @@
+"""Correct: torch_zero_grad_drops_warp_gradient's fouling fit, zeroing the gradient in place
+(zero_grad(set_to_none=False)), so the buffer Warp writes stays the parameter's .grad."""
+
+import numpy as np
+import torch
+import warp as wp
+
+wp.config.quiet = True
+wp.init()  # (wp.from_torch needs Warp's runtime before the first launch)
+N = 10
+DAYS = wp.array(np.linspace(0.0, 90.0, N, dtype=np.float32))
+U_MEAS = wp.array((1.0 / (1.0 / 850.0 + 2.0e-4 * (1.0 - np.exp(-np.linspace(0, 90, N) / 30.0)))).astype(np.float32))
+
+
+@wp.kernel
+def fouling_sse(p: wp.array(dtype=float), days: wp.array(dtype=float), u_meas: wp.array(dtype=float),
+                loss: wp.array(dtype=float)):
+    i = wp.tid()
+    rf = p[0] * 1.0e-4 * (1.0 - wp.exp(-days[i] / (10.0 * p[1])))
+    u = 1.0 / (1.0 / 850.0 + rf)
+    r = (u - u_meas[i]) / 100.0
+    wp.atomic_add(loss, 0, r * r)
+
+
+params = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+params_wp = wp.from_torch(params)  # shares data and .grad with the Parameter
+opt = torch.optim.Adam([params], lr=0.05)
+for it in range(4):
+    opt.zero_grad(set_to_none=False)  # zeroes Warp's buffer in place
+    loss = wp.zeros(1, dtype=float, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(fouling_sse, dim=N, inputs=[params_wp, DAYS, U_MEAS], outputs=[loss])
+    tape.backward(loss)
+    opt.step()
+    print(it, float(loss.numpy()[0]), params.detach().numpy())

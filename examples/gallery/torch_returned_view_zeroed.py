@@ -1,0 +1,22 @@
+"""A chimney-draft layer for PyTorch (helper _torch_draft.py) whose backward takes a view of Warp's
+gradient and then zeroes the tape "to leave it clean": the view is what it returns, so PyTorch
+receives zeros and the draft coefficients never move."""
+
+import torch
+import warp as wp
+from _torch_draft import Draft
+
+wp.config.quiet = True
+wp.init()  # (wp.from_torch needs Warp's runtime before the first launch)
+
+params = torch.tensor([0.6, 1.1], requires_grad=True)
+t_flue = torch.tensor([150.0, 200.0, 250.0, 300.0])
+measured = torch.tensor([2.1, 2.9, 3.5, 4.0])
+opt = torch.optim.SGD([params], lr=0.01)
+for it in range(3):
+    opt.zero_grad()
+    flow = Draft.apply(params, t_flue, False)
+    loss = ((flow - measured) ** 2).mean()
+    loss.backward()
+    opt.step()
+    print(it, loss.item(), params.grad.numpy())
