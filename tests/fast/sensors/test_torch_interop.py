@@ -273,6 +273,26 @@ def test_zero_grad_drops_the_buffer_warp_writes(probe, set_to_none):
     np.testing.assert_allclose(p.detach().numpy(), X0)  # what it warns of: the step never moved p
 
 
+@pytest.mark.parametrize("copy", [False, True], ids=["shared", "copied"])
+def test_a_tensor_pytorch_refills_before_the_backward(probe, copy):
+    """TW106 by value: the tape read PyTorch's memory, PyTorch wrote it before the backward (Warp saw no write)."""
+    staging = torch.zeros(3)
+    total = wp.zeros(1, dtype=float, requires_grad=True)
+    tape = wp.Tape()
+    for values in (X0, [2.0, 2.0, 2.0]):
+        staging.copy_(torch.tensor(values))
+        xw = wp.from_torch(staging.clone() if copy else staging, requires_grad=True)  # the staging tensor
+        with tape:
+            wp.launch(cube_sum, dim=3, inputs=[xw], outputs=[total])
+    tape.backward(total)
+    found = _final(probe.findings("TW106"))
+    if copy:
+        assert probe.findings() == []
+        return
+    assert [f["line"] for f in found] == [_line_of("# the staging tensor")], probe.findings()
+    assert found[0]["data"]["writer"] == "torch" and found[0]["data"]["changed"] == 2  # (X0[1] is 2.0 already)
+
+
 def _final(found: list) -> list:
     return list({f["id"]: f for f in found}.values())
 

@@ -46,6 +46,7 @@ from ..core import call_expressions, facts, related as rel, source_patterns, tor
 from ...warpsrc.source import file_tree
 from ..core.sites import Site
 from ..core.sensor import PerTape, Sensor
+from . import overwrites
 
 
 class Cleared(NamedTuple):
@@ -55,6 +56,13 @@ class Cleared(NamedTuple):
 
 
 MAX_KEPT = 256  # cleared seeds and wrapped leaves remembered at once (a loop may make fresh ones each step)
+MAX_READ_ELEMENTS = 1 << 20  # torch-backed arrays a tape read, kept to compare at its backward: elements each
+MAX_READ_ARRAYS = 64  # ... and arrays per tape
+
+
+class _Read(NamedTuple):
+    record: Any
+    access: Any
 
 
 class Leaf(NamedTuple):
@@ -67,13 +75,14 @@ class Leaf(NamedTuple):
 
 
 class TorchInterop(Sensor):
-    CODES = ("TW204", "TW210", "TW211", "TW212", "TW213", "TW214")
+    CODES = ("TW106", "TW204", "TW210", "TW211", "TW212", "TW213", "TW214")
 
     def __init__(self, tracker):
         self.tracker = tracker
         self._cleared: Dict[tuple, Cleared] = {}  # (device, address) of a seed's memory -> who cleared it
         self._armed: List[tuple] = []  # (seed array, its memory's key) of the running backward, held a seed
         self._kept = PerTape(list)  # per tape: the seeds its last backward left holding values (zero() clears)
+        self._read = PerTape(dict)  # per tape: id(array) -> (array, record, access, values read) of torch memory
         # By id, each with a weak reference to its tensor (a tensor's ``==`` is elementwise: no dict key).
         self._leaves_seen: Dict[int, Leaf] = {}
         self._hooked: Dict[int, Any] = {}  # id(tensor) -> a weak reference to it, while its hook is registered
@@ -98,6 +107,7 @@ class TorchInterop(Sensor):
             self.tracker.registry.attempt("comparing a loss seed with PyTorch's incoming gradient",
                                           lambda: self._check_loss_seed(site))
         self._check_aliased(state, site)
+        self._check_read(state, site)
         for seed, adopter in _seeds(state, grads):
             key = _key(seed)
             if key is None:
@@ -127,6 +137,71 @@ class TorchInterop(Sensor):
         if kept:
             self._kept.of(state).extend(kept)
         self._armed = []
+
+    # -- TW106: PyTorch wrote what the tape read ---------------------------------------------------------
+    def on_launch(self, state, record) -> None:
+        """Keep the values a taped launch read from PyTorch's memory: PyTorch may write it before the backward
+        and Warp sees no write (an array made by ``wp.from_torch`` of a staging tensor refilled each call)."""
+        if self.tracker.capturing:
+            return
+        read = self._read.of(state)
+        written = {id(a.array) for a in record.accesses if a.write}
+        for access in record.accesses:
+            arr = access.array
+            if not access.read or id(arr) in read or id(arr) in written or _tensor(arr) is None or \
+                    getattr(arr, "size", 0) > MAX_READ_ELEMENTS or len(read) >= MAX_READ_ARRAYS:
+                continue
+            read[id(arr)] = (arr, record, access, warp_seams.host_values(arr).copy())
+
+    def _check_read(self, state, site: Site) -> None:
+        import numpy as np  # noqa: PLC0415
+
+        read = self._read.take(state)
+        if not read:
+            return
+        # Warp's own writes (outside the tape, kept for its backward, or on it; by memory, for another array over
+        # the same tensor): the overwrite engine's to report.
+        warp_written = {_key(w.array) for w in state.pending_writes} | \
+            {_key(a.array) for r in state.launches for a in r.accesses if a.write}
+        for arr, record, access, values in read.values():
+            if _key(arr) in warp_written:
+                continue
+            now = warp_seams.host_values(arr)
+            if now.shape != values.shape or np.array_equal(now, values, equal_nan=True):
+                continue
+            if overwrites.harmless_reason(_Read(record, access)) is not None:
+                continue  # the adjoint does not use the values
+            changed = int(np.count_nonzero(~((now == values) | (np.isnan(now) & np.isnan(values)))))
+            self._report_written(arr, record, site, changed, int(values.size))
+
+    def _report_written(self, arr, record, site: Site, changed: int, total: int) -> None:
+        registry = self.tracker.registry
+        here = rel.alloc_site(arr)
+        key = ("TW106", "torch", here.key() if here is not None else None, record.site.key())
+        if registry.bump(key):
+            return
+
+        def build():
+            tensor = (_first_argument(here) if here is not None else None) or "the tensor"
+            loc = here.location(("from_torch",)) if here is not None else None
+            launch = record.location()
+            back = site.location((".backward", "backward"))
+            message = (
+                "`wp.from_torch(%s)` shares the tensor's memory with Warp (no copy), and its values changed after "
+                "`%s` read them on this tape and before this backward(): something outside Warp wrote the tensor "
+                "(PyTorch; Warp saw no write), so the backward replays `%s`'s adjoint with the new values "
+                "(measured: %d of %d elements differ). Give the tape a copy (`wp.from_torch(%s.clone())`), or run "
+                "the backward before the tensor is refilled."
+                % (tensor, record.kernel_name, record.kernel_name, changed, total, tensor))
+            related = []
+            if launch is not None:
+                related.append(Related(launch, "`%s` read the values here" % record.kernel_name, "reader"))
+            if back is not None:
+                related.append(Related(back, "the backward that replays with the new values", "backward"))
+            return Finding(code="TW106", message=message, location=loc or launch, severity=codes.severity("TW106"),
+                           related=related, data={"changed": changed, "elements": total, "writer": "torch"})
+
+        registry.report(key, build, arrays=[arr], launches=[record.index])
 
     # -- TW213: a view handed back to PyTorch, then cleared ----------------------------------------------
     def on_to_torch(self, arr, t) -> None:
