@@ -293,6 +293,45 @@ def test_a_tensor_pytorch_refills_before_the_backward(probe, copy):
     assert found[0]["data"]["writer"] == "torch" and found[0]["data"]["changed"] == 2  # (X0[1] is 2.0 already)
 
 
+@pytest.mark.parametrize("own_copy", [False, True], ids=["shared", "own-copy"])
+def test_a_simulator_shared_by_two_calls_of_a_function(probe, own_copy):
+    """TW202 when two calls of a Function keep one object in ctx: the later forward replaced its tape."""
+    import copy as copying
+
+    class Sim:
+        def run(self, x):
+            self.x = wp.from_torch(x.detach(), requires_grad=True)
+            self.y = wp.zeros(x.shape[0], dtype=float, requires_grad=True)
+            self.tape = wp.Tape()
+            with self.tape:
+                wp.launch(cube, dim=x.shape[0], inputs=[self.x], outputs=[self.y])
+            return wp.to_torch(self.y).clone()
+
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, sim):
+            sim = copying.copy(sim) if own_copy else sim
+            out = sim.run(x)
+            ctx.sim = sim  # the shared object
+            return out
+
+        @staticmethod
+        def backward(ctx, adj_y):
+            ctx.sim.tape.backward(grads={ctx.sim.y: wp.from_torch(adj_y.contiguous())})
+            return wp.to_torch(ctx.sim.x.grad).clone(), None
+
+    x = torch.tensor(X0, requires_grad=True)
+    sim = Sim()
+    first, second = Cube.apply(x, sim), Cube.apply(x, sim)  # two calls, one simulator
+    ((first * torch.tensor([1.0, 2.0, 3.0])).sum() + second.sum()).backward()
+    found = _final(probe.findings("TW202"))
+    if own_copy:
+        assert probe.findings() == []
+        return
+    assert [f["line"] for f in found] == [_line_of("# the shared object")], probe.findings()
+    assert found[0]["data"]["shared"] == "sim"
+
+
 def _final(found: list) -> list:
     return list({f["id"]: f for f in found}.values())
 

@@ -65,7 +65,7 @@ class ArrayFacts:
 class TapeFacts:
     """A ``wp.Tape``."""
 
-    __slots__ = ("state", "func_arrays", "empty_zero", "zero_site", "recorded")
+    __slots__ = ("state", "func_arrays", "empty_zero", "zero_site", "recorded", "torch_node")
 
     def __init__(self) -> None:
         self.state: Any = None  # tracker.TapeState: what was recorded on it and read by its launches
@@ -73,6 +73,7 @@ class TapeFacts:
         self.empty_zero: Any = None  # Site of a zero() made while it had recorded nothing
         self.zero_site: Any = None  # Site of its last reset()/zero() (TW202, gradients_not_zeroed)
         self.recorded: Optional[tuple] = None  # (launch count, first entry) when it was last reset
+        self.torch_node: Optional[int] = None  # id of the PyTorch node whose backward last differentiated it
 
 
 class KernelFacts:

@@ -50,6 +50,8 @@ from __future__ import annotations
 import ast
 import linecache
 import re
+import sys
+import types
 import weakref
 from typing import List, Optional, Tuple
 
@@ -121,11 +123,16 @@ class StepsWithoutZero:
             grad_sum, value_sum, previous, serial = mark
             g = _sum(arr.grad)
             if g != 0.0 and g == grad_sum and not replayed and _sum(arr) == value_sum and id(arr) not in updated:
-                node = _torch_backward_node()
+                node = torch_seams.current_node()
                 if node is not None:
                     # PyTorch runs the Function's backward again (retain_graph, gradcheck's reentrancy check):
-                    # nothing changed, yet the gradient it returns is the sum of both calls.
-                    self._report_reentrant(arr, record, access, site or Site.here(), previous, node)
+                    # nothing changed, yet the gradient it returns is the sum of both calls.  From another call of
+                    # the Function (another node), the tape is shared state the calls overwrite.
+                    known = facts.known_tape(tape)
+                    last = known.torch_node if known is not None else None
+                    self._report_reentrant(arr, record, access, site or Site.here(), previous,
+                                           torch_seams.node_name(node), shared=last is not None and last != id(node),
+                                           tape=tape)
                 continue
             if g != 0.0 and g == grad_sum and (id(arr) in updated or _sum(arr) != value_sum):
                 site = site or Site.here()
@@ -141,6 +148,8 @@ class StepsWithoutZero:
 
     def after(self, tape, leaves: list, site: Optional[Site] = None) -> None:
         self.serial += 1
+        node = torch_seams.current_node()
+        facts.tape(tape).torch_node = id(node) if node is not None else None
         where = (site or Site.here()).location((".backward", "backward"))
         for arr, _, _ in leaves:
             facts.array(arr).grad_mark = (_sum(arr.grad), _sum(arr), where, self.serial)
@@ -158,7 +167,8 @@ class StepsWithoutZero:
         return [(arr, record, access) for arr, record, access in state.parameters()
                 if getattr(arr, "grad", None) is not None and getattr(arr, "size", 0) <= MAX_ELEMENTS]
 
-    def _report_reentrant(self, arr, record, access, site: Site, previous, node: str) -> None:
+    def _report_reentrant(self, arr, record, access, site: Site, previous, node: str, shared: bool = False,
+                          tape=None) -> None:
         registry = self.tracker.registry
         what = registry.attempt("naming a parameter", lambda: record.access_name(access)) or \
             record.access_label(access)
@@ -166,6 +176,22 @@ class StepsWithoutZero:
         if registry.bump(key):
             return
         backward = site.location((".backward", "backward"))
+        holder = registry.attempt("finding the shared object the Function keeps", lambda: _shared_holder(tape)) \
+            if shared else None
+        if holder is not None:
+            loc, attr, fn_name = holder
+            message = (
+                "`ctx.%s` is the same object in every call of `%s`, and its tape is the one the latest forward "
+                "recorded: this backward, of an earlier call, replays the latest call's launches and arrays, so it "
+                "differentiates the other call's inputs and adds to the gradient that call left in `%s.grad` "
+                "(measured: the tape was differentiated in another call of the Function, `%s` and its gradient "
+                "unchanged since). Keep each call's own state in ctx: a copy of the object, or the tape and arrays "
+                "themselves." % (attr, fn_name, what, what))
+            related = _backward_related(backward) if backward is not None else []
+            registry.report(key, Finding(code="TW202", message=message, location=loc,
+                                         severity=codes.severity("TW202"), related=related,
+                                         data={"array": what, "reentrant": True, "shared": attr}), arrays=[arr])
+            return
         # tape.zero() goes at the top of the Function's backward: after the seed is written it would clear it.
         location = registry.attempt("finding the Function's backward", lambda: _first_statement(site)) or backward
         related = _backward_related(backward) if backward is not None and backward != location else []
@@ -252,6 +278,36 @@ class StepsWithoutZero:
             code="TW202", message=message, location=location,
             severity=codes.severity("TW202"), related=related, data={"array": what},
         ), arrays=[arr])
+
+
+def _shared_holder(tape) -> Optional[Tuple[Location, str, str]]:
+    """``(location, attribute, Function)`` of ``ctx.<attribute> = ...`` in a torch.autograd.Function's forward,
+    when that attribute (of the ``ctx`` of the backward running now) holds ``tape`` or an object whose attribute
+    is ``tape`` (a simulator that records its own tape)."""
+    frame: Optional[types.FrameType] = sys._getframe(1)
+    while frame is not None and not (frame.f_code.co_name == "backward" and frame.f_code.co_argcount >= 1 and
+                                     "ctx" in frame.f_code.co_varnames[:1]):
+        frame = frame.f_back
+    ctx = frame.f_locals.get("ctx") if frame is not None else None
+    attrs = getattr(ctx, "__dict__", None) or {}
+    attr = next((name for name, value in attrs.items()
+                 if value is tape or any(v is tape for v in list(getattr(value, "__dict__", {}).values()))), None)
+    if attr is None or frame is None:
+        return None
+    tree = file_tree(frame.f_code.co_filename, frame.f_globals)
+    cls = next((n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and any(
+        isinstance(b, ast.FunctionDef) and b.name == "backward" and b.lineno <= frame.f_lineno <= (b.end_lineno or 0)
+        for b in n.body)), None) if tree is not None else None
+    forward = next((b for b in cls.body if isinstance(b, ast.FunctionDef) and b.name == "forward"), None) \
+        if cls is not None else None
+    if cls is None or forward is None:
+        return None
+    for node in ast.walk(forward):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == attr and
+                                                isinstance(t.value, ast.Name) and t.value.id == "ctx"
+                                                for t in node.targets):
+            return Location(frame.f_code.co_filename, node.lineno, node.col_offset + 1), attr, cls.name
+    return None
 
 
 def _first_statement(site: Site) -> Optional[Location]:
