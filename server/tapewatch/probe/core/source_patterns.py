@@ -161,6 +161,15 @@ def enclosing_loop(site: Site) -> Optional[Location]:
     return None
 
 
+def function_def(snap) -> Optional[Tuple[Any, Any]]:
+    """``(module tree, def node)`` of the user function a frame runs (by its name and the line it is at)."""
+    tree = file_tree(snap.f_code.co_filename, snap.f_globals)
+    fn = next((n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+               n.name == snap.f_code.co_name and n.lineno <= snap.f_lineno <= (n.end_lineno or n.lineno)),
+              None) if tree is not None else None
+    return (tree, fn) if fn is not None else None
+
+
 def call_in_loop(site: Site, names) -> Optional[Location]:
     """A call of one of ``names`` (``opt.zero_grad()``) in the innermost loop of the user's code around the
     event, in the frame that runs that loop: the statement of the iteration that decides what the event sees."""

@@ -57,7 +57,6 @@ from typing import List, Optional, Tuple
 
 from ... import codes
 from ...model import Finding, Location, Related
-from ...warpsrc.source import file_tree
 from ..core import facts, naming, related as rel, source_patterns, torch_seams, warp_seams
 from .overwrites import method_object_name
 from ..core.sensor import Sensor
@@ -294,10 +293,11 @@ def _shared_holder(tape) -> Optional[Tuple[Location, str, str]]:
                  if value is tape or any(v is tape for v in list(getattr(value, "__dict__", {}).values()))), None)
     if attr is None or frame is None:
         return None
-    tree = file_tree(frame.f_code.co_filename, frame.f_globals)
-    cls = next((n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and any(
-        isinstance(b, ast.FunctionDef) and b.name == "backward" and b.lineno <= frame.f_lineno <= (b.end_lineno or 0)
-        for b in n.body)), None) if tree is not None else None
+    found = source_patterns.function_def(frame)
+    if found is None:
+        return None
+    tree, backward = found
+    cls = next((n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and backward in n.body), None)
     forward = next((b for b in cls.body if isinstance(b, ast.FunctionDef) and b.name == "forward"), None) \
         if cls is not None else None
     if cls is None or forward is None:
@@ -316,21 +316,16 @@ def _first_statement(site: Site) -> Optional[Location]:
     snap = site.primary
     if snap is None or snap.f_code.co_name != "backward":
         return None
-    tree = file_tree(snap.f_code.co_filename, snap.f_globals)
-    fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "backward" and
-               n.lineno <= snap.f_lineno <= (n.end_lineno or n.lineno)), None) if tree is not None else None
-    if fn is None or not fn.body:
+    found = source_patterns.function_def(snap)
+    if found is None or not found[1].body:
         return None
+    fn = found[1]
     first = fn.body[0]
     if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and len(fn.body) > 1:
         first = fn.body[1]  # (past a docstring)
     return Location(snap.f_code.co_filename, first.lineno, first.col_offset + 1)
 
 
-def _torch_backward_node() -> Optional[str]:
-    """The name of the PyTorch autograd node whose backward runs now (a Function's), or None."""
-    node = torch_seams.current_node()
-    return torch_seams.node_name(node) if node is not None else None
 
 
 def _state_site(tape) -> Optional[Site]:

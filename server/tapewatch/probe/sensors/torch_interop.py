@@ -43,7 +43,6 @@ from typing import Any, Dict, List, NamedTuple, Optional
 from ... import codes
 from ...model import Finding, Related
 from ..core import call_expressions, facts, related as rel, source_patterns, torch_seams, warp_seams
-from ...warpsrc.source import file_tree
 from ..core.sites import Site
 from ..core.sensor import PerTape, Sensor
 from . import overwrites
@@ -268,15 +267,16 @@ class TorchInterop(Sensor):
                                           lambda: self._zeroing([arr], Site.here()))
 
     def on_tape_zero(self, tape) -> None:
+        grads = warp_seams.tape_gradients(tape)
         if self._views:
             self.tracker.registry.attempt("noting gradients a Function's backward zeroes",
-                                          lambda: self._zeroing(warp_seams.tape_gradients(tape), Site.here()))
+                                          lambda: self._zeroing(grads, Site.here()))
         state = facts.tape_state(tape)
         kept = self._kept.take(state) if state is not None else None
         if not kept:
             return
         by = Site.here()
-        zeroed = {id(g) for g in warp_seams.tape_gradients(tape)}
+        zeroed = {id(g) for g in grads}
         for seed, key in kept:
             t = _tensor(seed)
             if t is not None and id(seed) in zeroed:
@@ -607,15 +607,10 @@ def _grads_key(site: Site) -> Optional[str]:
 
 def _reads_name(site: Site, name: str) -> bool:
     """Whether the function making the call at ``site`` reads ``name`` anywhere in its body."""
-    snap = site.primary
-    if snap is None:
-        return True
-    tree = file_tree(snap.f_code.co_filename, snap.f_globals)
-    fn = next((n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and
-               n.name == snap.f_code.co_name and n.lineno <= snap.f_lineno <= (n.end_lineno or n.lineno)), None) \
-        if tree is not None else None
-    if fn is None:
+    found = source_patterns.function_def(site.primary) if site.primary is not None else None
+    if found is None:
         return True  # cannot tell: assume it does
+    fn = found[1]
     return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
                for stmt in fn.body for n in ast.walk(stmt))
 
